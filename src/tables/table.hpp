@@ -1,0 +1,78 @@
+// The shape of the generated mapping tables (src/tables/*.cpp, written by
+// tools/gentables). A table holds only what the structural rules in
+// src/verify.cpp cannot tell: which well-formed characters map, and to what.
+// A well-formed character without an entry has no equivalent.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "pgcodec/encoding.hpp"
+
+namespace pgcodec::detail {
+
+// `length` consecutive byte codes from `code` map to consecutive code points
+// from `cp` (or, in an encode table, the other way round). A byte code is the
+// character's bytes read as a big-endian integer: 0xA4A2 is the two bytes
+// A4 A2. Multibyte characters start with a byte >= 0x80, so the integer's
+// magnitude gives the byte count.
+struct Run {
+  std::uint32_t code;
+  std::uint32_t cp;
+  std::uint32_t length;
+};
+
+// A character that decodes to two code points (EUC_JIS_2004, SHIFT_JIS_2004
+// kana with a combining mark, and the like).
+struct Pair {
+  std::uint32_t code;
+  std::uint32_t cp1;
+  std::uint32_t cp2;
+};
+
+// GB18030's four-byte characters, which PostgreSQL computes from ranges rather
+// than tabulating: `linear` counts four-byte codes from 81 30 81 30 in the
+// encoding's own order (10 * 126 * 10 per lead byte).
+struct LinearRun {
+  std::uint32_t linear;
+  std::uint32_t cp;
+  std::uint32_t length;
+};
+
+enum class TableKind : std::uint8_t {
+  Identity,  // UTF8 and SQL_ASCII: valid UTF-8 passes through unchanged
+  Mapped,    // everything else: the runs below
+};
+
+struct MappingTable {
+  Encoding encoding;
+  TableKind kind;
+  std::span<const Run> decode;          // sorted by code
+  std::span<const Pair> decode_pairs;   // sorted by code
+  std::span<const LinearRun> decode_linear;  // sorted by linear
+  std::span<const Run> encode;          // run.cp -> run.code; sorted by cp
+  std::span<const Pair> encode_pairs;   // (cp1, cp2) -> code; sorted by cp1, cp2
+  std::span<const LinearRun> encode_linear;  // sorted by cp
+  const char* source;                   // the server version the data came from
+};
+
+// The generated table of an encoding; never null once tables are generated.
+const MappingTable* mapping_table(Encoding e) noexcept;
+
+// GB18030 four-byte codes <-> their linear index.
+constexpr std::uint32_t gb18030_linear(std::uint32_t code) noexcept {
+  const std::uint32_t b1 = code >> 24, b2 = (code >> 16) & 0xFF, b3 = (code >> 8) & 0xFF,
+                      b4 = code & 0xFF;
+  return (((b1 - 0x81) * 10 + (b2 - 0x30)) * 126 + (b3 - 0x81)) * 10 + (b4 - 0x30);
+}
+constexpr std::uint32_t gb18030_code(std::uint32_t linear) noexcept {
+  const std::uint32_t b4 = linear % 10 + 0x30;
+  linear /= 10;
+  const std::uint32_t b3 = linear % 126 + 0x81;
+  linear /= 126;
+  const std::uint32_t b2 = linear % 10 + 0x30;
+  const std::uint32_t b1 = linear / 10 + 0x81;
+  return (b1 << 24) | (b2 << 16) | (b3 << 8) | b4;
+}
+
+}  // namespace pgcodec::detail
