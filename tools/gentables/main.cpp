@@ -122,6 +122,11 @@ std::vector<std::string> decode_candidates(Encoding e) {
         for (int b3 = 0x80; b3 < 0x100; ++b3)
           for (int b4 = 0x80; b4 < 0x100; ++b4) push({0x8E, b2, b3, b4});
       break;
+    case Encoding::MULE_INTERNAL:  // the official two-byte sets and the private one-byte sets
+      for (int b1 = 0x90; b1 <= 0x9B; ++b1)
+        for (int b2 = 0x80; b2 < 0x100; ++b2)
+          for (int b3 = 0x80; b3 < 0x100; ++b3) push({b1, b2, b3});
+      break;
     case Encoding::GB18030:
       for (int b1 = 0x81; b1 <= 0xFE; ++b1)
         for (int b2 = 0x30; b2 <= 0x39; ++b2)
@@ -307,20 +312,16 @@ Answers probe_mule(ProbePool& pool, const std::map<Encoding, BuiltTable>& member
     }
     log << "  MULE_INTERNAL: " << info(m).name << " reaches " << n << " MULE characters\n";
   }
-  // 2. Decode candidates: every image, plus the whole one- to three-byte
-  //    space and the four-byte space of every private set seen.
-  std::set<std::string> cand(images.begin(), images.end());
+  // 2. Decode candidates: every image, the one- to three-byte spaces, and
+  //    the four-byte space of every private set seen (a sample of the rest).
+  auto generic = decode_candidates(mule);
+  std::set<std::string> cand(generic.begin(), generic.end());
+  cand.insert(images.begin(), images.end());
   auto add = [&](std::initializer_list<int> bytes) {
     std::string s;
     for (int b : bytes) s.push_back(static_cast<char>(b));
     cand.insert(std::move(s));
   };
-  for (int b = 0; b < 0x100; ++b) add({b});
-  for (int b1 = 0x80; b1 < 0x100; ++b1)
-    for (int b2 = 0; b2 < 0x100; ++b2) add({b1, b2});
-  for (int b1 = 0x90; b1 <= 0x9B; ++b1)
-    for (int b2 = 0x80; b2 < 0x100; ++b2)
-      for (int b3 = 0x80; b3 < 0x100; ++b3) add({b1, b2, b3});
   for (int b1 = 0x9C; b1 <= 0x9D; ++b1)
     for (int b2 = 0x80; b2 < 0x100; ++b2) {
       const bool seen = owner.count((static_cast<std::uint32_t>(b1) << 8) | static_cast<std::uint32_t>(b2));
@@ -348,8 +349,11 @@ Answers probe_mule(ProbePool& pool, const std::map<Encoding, BuiltTable>& member
     }
     auto r = pool.run(chain, inputs.size(), [&](std::size_t i) { return inputs[i]; });
     for (std::size_t i = 0; i < inputs.size(); ++i) {
-      if (m < 0 && r[i].verdict == Verdict::Ok) {
-        // Well formed, but no member encoding reads this character set.
+      // Well formed, but no member encoding reads this character set; or
+      // the member was handed bytes it cannot read (MULE -> EUC_JP turns
+      // 89 80 into 8E 80, which EUC_JP's own verifier rejects): the MULE
+      // character has no equivalent.
+      if ((m < 0 && r[i].verdict == Verdict::Ok) || r[i].failed_step == 2) {
         r[i] = Probe{};
         r[i].verdict = Verdict::NoEquivalent;
         ++a.policy_answers;
@@ -377,6 +381,14 @@ Answers probe_mule(ProbePool& pool, const std::map<Encoding, BuiltTable>& member
     auto r = pool.run({"UTF8", chain_name(static_cast<Encoding>(m)), "MULE_INTERNAL"}, list.size(),
                       [&](std::size_t i) { return utf8(list[i]); });
     for (std::size_t i = 0; i < list.size(); ++i) {
+      // The member encodes the code point to bytes it then cannot convert
+      // to MULE (UTF8 -> EUC_TW gives U+4E20 the plane-14 code 8E AE A2 E2,
+      // which EUC_TW's own verifier rejects): no equivalent in MULE.
+      if (r[i].failed_step == 2) {
+        r[i] = Probe{};
+        r[i].verdict = Verdict::NoEquivalent;
+        ++a.policy_answers;
+      }
       a.enc_inputs.push_back(list[i]);
       a.encd.push_back(r[i]);
     }
@@ -398,12 +410,17 @@ int run(int argc, char** argv) {
       "pgcodec-gentables: derive pgcodec's mapping tables from a PostgreSQL server.\n\n"
       "Asks the server, for every encoding, what every candidate byte sequence decodes to\n"
       "(all single bytes, all two-byte sequences with a high lead byte, the three- and\n"
-      "four-byte spaces of EUC_JP, EUC_JIS_2004, EUC_TW and GB18030) and what every code\n"
-      "point U+0001..U+10FFFF (surrogates excluded) encodes to, then writes the tables to\n"
-      "--out, or with --check compares the answers with the tables compiled into this\n"
-      "binary and exits 1 listing every difference.\n\n"
+      "four-byte spaces of EUC_JP, EUC_JIS_2004, EUC_TW, GB18030 and MULE_INTERNAL) and\n"
+      "what every code point U+0001..U+10FFFF (surrogates excluded) encodes to. It then\n"
+      "checks that the structural rules and tables reproduce every answer and writes\n"
+      "the tables to --out; with --check it compares the answers with the tables\n"
+      "compiled into this binary instead and exits 1 listing every difference.\n"
+      "MULE_INTERNAL is reached through its member encodings (docs/mule-internal.md);\n"
+      "docs/tables.md describes the table format.\n\n"
       "A throwaway server is started unless --dsn or PGCODEC_DSN names one (its database\n"
-      "must be UTF8).",
+      "must be UTF8).\n\n"
+      "Exit status: 0 when every answer is reproduced, 1 on differences or errors,\n"
+      "2 on bad usage.",
       "pgcodec-gentables"};
   std::string out_dir = "src/tables";
   bool check = false;
@@ -419,7 +436,12 @@ int run(int argc, char** argv) {
                  "Only these encodings (comma-separated). Without --check this checks the\n"
                  "rules against fresh tables but writes nothing: tables are written all at once.")
       ->delimiter(',');
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
   std::set<Encoding> selected;
   for (auto& n : only) {
     auto e = lookup(n);

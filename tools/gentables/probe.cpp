@@ -9,11 +9,12 @@ namespace {
 
 // Tries a whole batch in one subtransaction (cheap when all succeed), and
 // falls back to one subtransaction per input when any fails. Rows: input
-// number, converted bytes or NULL, SQLSTATE or NULL, and the message for
-// SQLSTATEs other than the two conversion errors.
+// number, converted bytes or NULL, SQLSTATE or NULL, the message for
+// SQLSTATEs other than the two conversion errors, and which convert() of the
+// chain failed (1 = the first).
 constexpr const char* kProbeFunction = R"sql(
 CREATE FUNCTION pg_temp.pgcodec_probe(chain name[], items text)
-RETURNS TABLE(i int, res bytea, state text, msg text) LANGUAGE plpgsql AS $fn$
+RETURNS TABLE(i int, res bytea, state text, msg text, step int) LANGUAGE plpgsql AS $fn$
 DECLARE
   inputs bytea[];
   outs bytea[];
@@ -29,7 +30,7 @@ BEGIN
       outs := ARRAY(SELECT convert(outs[j], chain[k - 1], chain[k]) FROM generate_series(1, n) AS j ORDER BY j);
     END LOOP;
     FOR k IN 1 .. n LOOP
-      i := k; res := outs[k]; state := NULL; msg := NULL;
+      i := k; res := outs[k]; state := NULL; msg := NULL; step := NULL;
       RETURN NEXT;
     END LOOP;
     RETURN;
@@ -37,12 +38,14 @@ BEGIN
     NULL;
   END;
   FOR k IN 1 .. n LOOP
-    i := k; state := NULL; msg := NULL;
+    i := k; state := NULL; msg := NULL; step := 0;
     BEGIN
       v := inputs[k];
       FOR s IN 2 .. array_length(chain, 1) LOOP
+        step := s - 1;
         v := convert(v, chain[s - 1], chain[s]);
       END LOOP;
+      step := NULL;
       res := v;
     EXCEPTION WHEN OTHERS THEN
       res := NULL;
@@ -113,7 +116,7 @@ std::vector<Probe> ProbePool::run(const std::vector<std::string>& chain, std::si
         }
       }
       try {
-        auto r = conn.exec("SELECT i, res, state, msg FROM pg_temp.pgcodec_probe($1, $2)",
+        auto r = conn.exec("SELECT i, res, state, msg, step FROM pg_temp.pgcodec_probe($1, $2)",
                            {chain_lit, items});
         if (static_cast<std::size_t>(r.rows()) != count)
           throw std::runtime_error("probe returned " + std::to_string(r.rows()) + " rows for " +
@@ -129,10 +132,9 @@ std::vector<Probe> ProbePool::run(const std::vector<std::string>& chain, std::si
             p.verdict = Verdict::Ok;
             p.size = static_cast<std::uint8_t>(bytes.size());
             bytes.copy(p.bytes, bytes.size());
-          } else if (r.get(row, 2) == "22021") {
-            p.verdict = Verdict::Invalid;
-          } else if (r.get(row, 2) == "22P05") {
-            p.verdict = Verdict::NoEquivalent;
+          } else if (r.get(row, 2) == "22021" || r.get(row, 2) == "22P05") {
+            p.verdict = r.get(row, 2) == "22021" ? Verdict::Invalid : Verdict::NoEquivalent;
+            p.failed_step = static_cast<std::uint8_t>(std::stoi(std::string(r.get(row, 4))));
           } else {
             throw std::runtime_error("unexpected SQLSTATE " + std::string(r.get(row, 2)) +
                                      " converting along " + chain_lit + ": " +

@@ -20,7 +20,8 @@ enum class Verdict : std::uint8_t { Ok, Invalid, NoEquivalent };
 struct Probe {
   Verdict verdict = Verdict::Ok;
   std::uint8_t size = 0;
-  char bytes[14] = {};
+  std::uint8_t failed_step = 0;  // which convert() of the chain failed, from 1
+  char bytes[13] = {};
   std::string_view output() const { return {bytes, size}; }
 };
 
