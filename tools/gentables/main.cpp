@@ -464,7 +464,9 @@ int run(int argc, char** argv) {
   std::map<Encoding, BuiltTable> built;
   std::size_t total_diffs = 0, total_bytes = 0;
   std::vector<std::string> report;
-  const std::string command = "pgcodec-gentables --out src/tables (built from tools/gentables)";
+  const std::string command =
+      "cmake --preset release && cmake --build --preset release && "
+      "build/release/tools/gentables/pgcodec-gentables --out src/tables";
 
   auto finish = [&](const Answers& a, double secs) {
     BuiltTable t = build_table(a);
