@@ -133,7 +133,7 @@ Answer reference_decode(const MappingTable& t, std::string_view bytes) {
     // conversion to run, validates the result as the target (UTF8).
     if (verify_prefix(t.encoding, p, bytes.size()) != bytes.size() ||
         verify_prefix(Encoding::UTF8, p, bytes.size()) != bytes.size()) {
-      a.status = Status::InvalidByteSequence;
+      a.status = RefStatus::InvalidByteSequence;
       return a;
     }
     a.output.assign(bytes);
@@ -142,7 +142,7 @@ Answer reference_decode(const MappingTable& t, std::string_view bytes) {
   // PostgreSQL validates the whole input before converting any of it, so an
   // invalid sequence anywhere wins over an unmappable character before it.
   if (verify_prefix(t.encoding, p, bytes.size()) != bytes.size()) {
-    a.status = Status::InvalidByteSequence;
+    a.status = RefStatus::InvalidByteSequence;
     return a;
   }
   for (std::size_t i = 0; i < bytes.size();) {
@@ -150,7 +150,7 @@ Answer reference_decode(const MappingTable& t, std::string_view bytes) {
     const auto len = static_cast<std::size_t>(n);
     std::uint32_t cp1 = 0, cp2 = 0;
     if (!lookup_decode(t, code_of(bytes.substr(i, len)), cp1, cp2)) {
-      a.status = Status::NoEquivalent;
+      a.status = RefStatus::NoEquivalent;
       a.output.clear();
       return a;
     }
@@ -180,7 +180,7 @@ Answer reference_encode(const MappingTable& t, std::string_view utf8) {
       }
     }
     if (!lookup_encode(t, cp, code)) {
-      a.status = Status::NoEquivalent;
+      a.status = RefStatus::NoEquivalent;
       a.output.clear();
       return a;
     }

@@ -12,14 +12,14 @@
 
 namespace pgcodec::detail {
 
-enum class Status : std::uint8_t {
+enum class RefStatus : std::uint8_t {
   Ok,
   InvalidByteSequence,  // SQLSTATE 22021
   NoEquivalent,         // SQLSTATE 22P05
 };
 
 struct Answer {
-  Status status = Status::Ok;
+  RefStatus status = RefStatus::Ok;
   std::string output;  // converted bytes when status == Ok
   bool operator==(const Answer&) const = default;
 };

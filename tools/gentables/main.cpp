@@ -26,7 +26,7 @@ namespace pgcodec::gen {
 namespace {
 
 using detail::Answer;
-using detail::Status;
+using detail::RefStatus;
 
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) {
@@ -64,9 +64,9 @@ std::vector<std::uint32_t> code_points_of(std::string_view s) {
 
 std::string describe(const Answer& a, bool to_unicode) {
   switch (a.status) {
-    case Status::InvalidByteSequence: return "invalid byte sequence (22021)";
-    case Status::NoEquivalent: return "no equivalent (22P05)";
-    case Status::Ok: break;
+    case RefStatus::InvalidByteSequence: return "invalid byte sequence (22021)";
+    case RefStatus::NoEquivalent: return "no equivalent (22P05)";
+    case RefStatus::Ok: break;
   }
   if (!to_unicode) return "bytes " + hex_bytes(a.output);
   std::string s;
@@ -80,10 +80,10 @@ std::string describe(const Answer& a, bool to_unicode) {
 
 Answer to_answer(const Probe& p) {
   Answer a;
-  a.status = p.verdict == Verdict::Ok        ? Status::Ok
-             : p.verdict == Verdict::Invalid ? Status::InvalidByteSequence
-                                             : Status::NoEquivalent;
-  if (a.status == Status::Ok) a.output.assign(p.output());
+  a.status = p.verdict == Verdict::Ok        ? RefStatus::Ok
+             : p.verdict == Verdict::Invalid ? RefStatus::InvalidByteSequence
+                                             : RefStatus::NoEquivalent;
+  if (a.status == RefStatus::Ok) a.output.assign(p.output());
   return a;
 }
 
@@ -201,7 +201,7 @@ BuiltTable build_table(const Answers& a) {
     const auto [cp1, cp2] = a.pair_inputs[i];
     // Only a pair that encodes differently from its two halves needs an entry.
     const auto alone = detail::reference_encode(partial.view(), utf8(cp1) + utf8(cp2));
-    if (alone.status == Status::Ok && alone.output == a.pairs[i].output()) continue;
+    if (alone.status == RefStatus::Ok && alone.output == a.pairs[i].output()) continue;
     const auto out = a.pairs[i].output();
     if (out.size() > 4) throw std::runtime_error("a pair encodes to more than 4 bytes");
     b.add_encode_pair(cp1, cp2, detail::code_of(out));

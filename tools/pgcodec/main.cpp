@@ -3,9 +3,14 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iomanip>
 #include <iostream>
 
+#include "convert.hpp"
+#include "pgcodec/codec.hpp"
 #include "pgcodec/encoding.hpp"
 
 namespace {
@@ -70,6 +75,29 @@ int cmd_resolve(const std::string& name) {
   return 2;
 }
 
+// Resolves a codec for convert/check; prints why not and returns null.
+const pgcodec::Codec* usable_codec(const std::string& name, const char* what) {
+  const pgcodec::Codec* c = pgcodec::find_codec(name);
+  if (!c) {
+    std::cerr << "pgcodec: \"" << name << "\" is not a PostgreSQL encoding name ("
+              << what << ")\n";
+    return nullptr;
+  }
+  if (!c->implemented()) {
+    std::cerr << "pgcodec: converting " << c->name()
+              << " is not implemented yet (the multibyte codecs come in a later release)\n";
+    return nullptr;
+  }
+  return c;
+}
+
+std::FILE* open_input(const std::string& path) {
+  if (path.empty() || path == "-") return stdin;
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) std::cerr << "pgcodec: cannot open " << path << ": " << std::strerror(errno) << "\n";
+  return f;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -95,6 +123,34 @@ int main(int argc, char** argv) {
       "resolve", "Print the canonical name of an encoding name or alias; exit 2 if unknown.");
   resolve->add_option("NAME", name, "An encoding name, in any spelling PostgreSQL accepts")
       ->required();
+  std::string from, to, errors_mode = "strict", file = "-";
+  bool check_json = false;
+  auto* convert = app.add_subcommand(
+      "convert",
+      "Convert FILE (or standard input) from encoding FROM to encoding TO through UTF-8,\n"
+      "exactly as a UTF8 PostgreSQL database would take it in with client_encoding FROM and\n"
+      "give it out with client_encoding TO. Streams in constant memory. On the first error\n"
+      "the output converted so far is written, PostgreSQL's message and the byte offset go\n"
+      "to standard error, and the exit status is 1. With --errors replace nothing fails:\n"
+      "bad input decodes to U+FFFD, characters TO lacks become '?'.");
+  convert->add_option("-f,--from", from, "Encoding of the input")->required();
+  convert->add_option("-t,--to", to, "Encoding of the output")->required();
+  convert->add_option("--errors", errors_mode, "strict (default) or replace")
+      ->check(CLI::IsMember({"strict", "replace"}));
+  convert->add_option("FILE", file, "Input file; - or nothing for standard input");
+  auto* check = app.add_subcommand(
+      "check",
+      "Report every error in FILE (or standard input) as PostgreSQL would raise it when\n"
+      "the data is sent with client_encoding FROM to a UTF8 database, and, with -t TO, every\n"
+      "character that could not be given back out in encoding TO. One line per error:\n"
+      "byte offset, kind, SQLSTATE and PostgreSQL's message; --json prints one JSON object\n"
+      "per line instead. Checking resumes one byte after an invalid byte sequence and after\n"
+      "the whole character when it has no equivalent. Exit status 1 if there is any error.\n"
+      "Run it on a dump before loading it with client_encoding set.");
+  check->add_option("-f,--from", from, "Encoding of the input")->required();
+  check->add_option("-t,--to", to, "Also check that every character exists in this encoding");
+  check->add_flag("--json", check_json, "One JSON object per error");
+  check->add_option("FILE", file, "Input file; - or nothing for standard input");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -103,5 +159,22 @@ int main(int argc, char** argv) {
   }
   if (*list) return cmd_list(json);
   if (*resolve) return cmd_resolve(name);
+  if (*convert || *check) {
+    pgcodec::cli::ConvertOptions o;
+    o.from = usable_codec(from, "-f");
+    if (!o.from) return 2;
+    if (!to.empty()) {
+      o.to = usable_codec(to, "-t");
+      if (!o.to) return 2;
+    }
+    o.mode = errors_mode == "replace" ? pgcodec::ErrorMode::Replace : pgcodec::ErrorMode::Strict;
+    o.json = check_json;
+    std::FILE* in = open_input(file);
+    if (!in) return 2;
+    const int rc = *convert ? pgcodec::cli::run_convert(o, in, stdout, stderr)
+                            : pgcodec::cli::run_check(o, in, stdout);
+    if (in != stdin) std::fclose(in);
+    return rc;
+  }
   return 2;
 }

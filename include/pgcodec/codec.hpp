@@ -1,0 +1,142 @@
+// The codec API: bytes in a PostgreSQL encoding <-> UTF-8, exactly as
+// PostgreSQL converts them.
+//
+// A connection resolves its client_encoding once, keeps the `const Codec&`,
+// and every call after that does no lookup and, given an output buffer, no
+// allocation:
+//
+//   const pgcodec::Codec& c = pgcodec::codec(*pgcodec::lookup("WIN1252"));
+//   std::vector<char> out(*c.max_decoded_size(in.size()));
+//   pgcodec::Result r = c.decode(in, out);
+//   if (!r.ok()) std::cerr << r.error.message() << "\n";
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "pgcodec/encoding.hpp"
+
+namespace pgcodec {
+
+enum class ErrorKind : std::uint8_t {
+  InvalidByteSequence,  // SQLSTATE 22021: not a well-formed character
+  NoEquivalent,         // SQLSTATE 22P05: well formed, but no mapping
+};
+
+enum class ErrorMode : std::uint8_t {
+  Strict,   // stop at the first error, as PostgreSQL does
+  Replace,  // decode: U+FFFD, encode: '?', for each error; never fails
+};
+
+// One conversion error, with everything PostgreSQL's message names.
+struct Error {
+  ErrorKind kind = ErrorKind::InvalidByteSequence;
+  Encoding encoding = Encoding::UTF8;  // the encoding the offending bytes are in
+  Encoding target = Encoding::UTF8;    // the encoding being converted to
+  std::size_t offset = 0;              // byte offset of the offending character
+  std::uint8_t length = 0;             // bytes quoted, 1..8, as PostgreSQL quotes them
+  std::uint8_t skip = 1;  // bytes to skip to resume: 1 after an invalid sequence,
+                          // the whole character after one with no equivalent
+  std::array<unsigned char, 8> bytes{};
+
+  const char* sqlstate() const noexcept;
+  // PostgreSQL's wording, e.g.
+  //   invalid byte sequence for encoding "UTF8": 0xc3 0x28
+  //   character with byte sequence 0xe2 0x82 0xac in encoding "UTF8" has no
+  //   equivalent in encoding "LATIN1"
+  std::string message() const;
+};
+
+enum class Status : std::uint8_t {
+  Ok,          // all input converted
+  Error,       // stopped at `error` (Strict mode)
+  OutputFull,  // the output buffer is full; `consumed` input was converted
+  Unsupported, // this codec is not written yet (the multibyte encodings)
+};
+
+struct Result {
+  std::size_t consumed = 0;  // input bytes converted (up to the error, if any)
+  std::size_t written = 0;   // output bytes written
+  Status status = Status::Ok;
+  Error error{};  // meaningful when status == Status::Error
+  bool ok() const noexcept { return status == Status::Ok; }
+};
+
+// Thrown only by the allocating conveniences below, never by the buffer API.
+class ConversionError : public std::runtime_error {
+ public:
+  explicit ConversionError(const Error& e) : std::runtime_error(e.message()), error_(e) {}
+  const Error& error() const noexcept { return error_; }
+
+ private:
+  Error error_;
+};
+
+namespace detail {
+struct CodecOps;
+}
+
+class Codec {
+ public:
+  Encoding encoding() const noexcept { return encoding_; }
+  std::string_view name() const noexcept { return info(encoding_).name; }
+  // False for encodings whose codec is not written yet (they fail every
+  // conversion with a clear error rather than guess).
+  bool implemented() const noexcept;
+
+  // Bytes in encoding() -> UTF-8, written to `out`.
+  Result decode(std::string_view in, std::span<char> out,
+                ErrorMode mode = ErrorMode::Strict) const noexcept;
+  // As decode(), but a character cut off by the end of `in` is not an error:
+  // conversion stops before it (`consumed` says where) for the caller to
+  // carry over into the next chunk. StreamDecoder is built on it.
+  Result decode_partial(std::string_view in, std::span<char> out,
+                        ErrorMode mode = ErrorMode::Strict) const noexcept;
+  // UTF-8 -> bytes in encoding(). Invalid UTF-8 is an error like any other.
+  Result encode(std::string_view utf8, std::span<char> out,
+                ErrorMode mode = ErrorMode::Strict) const noexcept;
+
+  // Output sizes that always suffice for n input bytes, in any mode;
+  // std::nullopt when that size does not fit in std::size_t.
+  std::optional<std::size_t> max_decoded_size(std::size_t n) const noexcept;
+  std::optional<std::size_t> max_encoded_size(std::size_t n) const noexcept;
+
+  // PostgreSQL's mblen: the length of the character that starts at `at`, as
+  // the lead byte says, capped at what is left of `s` (0 at the end). Use it
+  // to step over characters in encodings whose trail bytes look like ASCII
+  // (a SJIS trail byte can be 0x5C, a backslash).
+  std::size_t char_length(std::string_view s, std::size_t at) const noexcept;
+
+  // Allocating conveniences; Strict mode throws ConversionError.
+  std::string decode(std::string_view in, ErrorMode mode = ErrorMode::Strict) const;
+  std::string encode(std::string_view utf8, ErrorMode mode = ErrorMode::Strict) const;
+
+  constexpr Codec(Encoding e, const detail::CodecOps* ops, const void* data) noexcept
+      : encoding_(e), ops_(ops), data_(data) {}
+
+ private:
+  Encoding encoding_;
+  const detail::CodecOps* ops_;
+  const void* data_;
+};
+
+// The codec of an encoding: resolve once, keep the reference.
+const Codec& codec(Encoding e) noexcept;
+// Name lookup as PostgreSQL resolves names; nullptr if unknown.
+const Codec* find_codec(std::string_view name) noexcept;
+
+// The by-name path: looks the codec up on every call. Same results as the
+// cached path; it exists for comparison (and for one-off conversions).
+// An unknown name is a std::invalid_argument.
+Result decode(std::string_view encoding_name, std::string_view in, std::span<char> out,
+              ErrorMode mode = ErrorMode::Strict);
+Result encode(std::string_view encoding_name, std::string_view utf8, std::span<char> out,
+              ErrorMode mode = ErrorMode::Strict);
+
+}  // namespace pgcodec

@@ -1,0 +1,176 @@
+#include "pgcodec/codec.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <limits>
+
+#include "detail/codec_ops.hpp"
+#include "detail/verify.hpp"
+
+namespace pgcodec {
+namespace detail {
+
+Error make_error(ErrorKind kind, Encoding bytes_enc, Encoding target, std::string_view in,
+                 std::size_t at, std::size_t skip) noexcept {
+  Error e;
+  e.kind = kind;
+  e.encoding = bytes_enc;
+  e.target = target;
+  e.offset = at;
+  const auto* p = reinterpret_cast<const unsigned char*>(in.data()) + at;
+  const std::size_t left = in.size() - at;
+  const auto mb = static_cast<std::size_t>(std::max(1, char_length(bytes_enc, p, left)));
+  e.length = static_cast<std::uint8_t>(std::min({mb, left, std::size_t{8}}));
+  std::copy(p, p + e.length, e.bytes.begin());
+  e.skip = static_cast<std::uint8_t>(std::max<std::size_t>(1, std::min(skip, left)));
+  return e;
+}
+
+namespace {
+Result unsupported(const void*, Encoding, std::string_view, std::span<char>, ErrorMode,
+                   bool) noexcept {
+  Result r;
+  r.status = Status::Unsupported;
+  return r;
+}
+}  // namespace
+
+const CodecOps unimplemented_ops = {&unsupported, &unsupported, 4, 4, false};
+
+}  // namespace detail
+
+namespace {
+
+const detail::CodecOps& ops_for(Encoding e) {
+  switch (e) {
+    case Encoding::SQL_ASCII:
+    case Encoding::UTF8:
+      return detail::utf8_ops;
+    default:
+      break;
+  }
+  return detail::single_byte_data(e) ? detail::single_byte_ops : detail::unimplemented_ops;
+}
+
+std::array<Codec, encoding_count> make_codecs() {
+  auto one = [](int i) {
+    const auto e = static_cast<Encoding>(i);
+    return Codec(e, &ops_for(e), detail::single_byte_data(e));
+  };
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return std::array<Codec, encoding_count>{one(static_cast<int>(I))...};
+  }(std::make_index_sequence<encoding_count>{});
+}
+
+const std::array<Codec, encoding_count>& all_codecs() {
+  static const auto codecs = make_codecs();
+  return codecs;
+}
+
+std::string hex_list(const Error& e) {
+  std::string s;
+  char buf[8];
+  for (std::size_t i = 0; i < e.length; ++i) {
+    std::snprintf(buf, sizeof buf, "%s0x%02x", i ? " " : "", e.bytes[i]);
+    s += buf;
+  }
+  return s;
+}
+
+std::optional<std::size_t> times(std::size_t n, std::size_t factor) {
+  if (factor && n > (std::numeric_limits<std::size_t>::max() - 16) / factor) return std::nullopt;
+  return n * factor;
+}
+
+}  // namespace
+
+const char* Error::sqlstate() const noexcept {
+  return kind == ErrorKind::InvalidByteSequence ? "22021" : "22P05";
+}
+
+std::string Error::message() const {
+  if (kind == ErrorKind::InvalidByteSequence)
+    return "invalid byte sequence for encoding \"" + std::string(info(encoding).name) +
+           "\": " + hex_list(*this);
+  return "character with byte sequence " + hex_list(*this) + " in encoding \"" +
+         std::string(info(encoding).name) + "\" has no equivalent in encoding \"" +
+         std::string(info(target).name) + "\"";
+}
+
+bool Codec::implemented() const noexcept { return ops_->implemented; }
+
+Result Codec::decode(std::string_view in, std::span<char> out, ErrorMode mode) const noexcept {
+  return ops_->decode(data_, encoding_, in, out, mode, true);
+}
+
+Result Codec::decode_partial(std::string_view in, std::span<char> out, ErrorMode mode) const noexcept {
+  return ops_->decode(data_, encoding_, in, out, mode, false);
+}
+
+Result Codec::encode(std::string_view utf8, std::span<char> out, ErrorMode mode) const noexcept {
+  return ops_->encode(data_, encoding_, utf8, out, mode, true);
+}
+
+std::optional<std::size_t> Codec::max_decoded_size(std::size_t n) const noexcept {
+  return times(n, ops_->decode_factor);
+}
+
+std::optional<std::size_t> Codec::max_encoded_size(std::size_t n) const noexcept {
+  return times(n, ops_->encode_factor);
+}
+
+std::size_t Codec::char_length(std::string_view s, std::size_t at) const noexcept {
+  if (at >= s.size()) return 0;
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data()) + at;
+  const int n = detail::char_length(encoding_, p, s.size() - at);
+  return std::min<std::size_t>(static_cast<std::size_t>(std::max(n, 1)), s.size() - at);
+}
+
+namespace {
+template <class Fn>
+std::string convert_alloc(std::string_view in, std::optional<std::size_t> cap, Fn fn) {
+  if (!cap) throw std::length_error("pgcodec: input too large");
+  std::string out(*cap, '\0');
+  Result r = fn(std::span<char>(out.data(), out.size()));
+  if (r.status == Status::Error) throw ConversionError(r.error);
+  if (r.status == Status::Unsupported)
+    throw std::logic_error("pgcodec: this encoding's codec is not implemented yet");
+  out.resize(r.written);
+  (void)in;
+  return out;
+}
+}  // namespace
+
+std::string Codec::decode(std::string_view in, ErrorMode mode) const {
+  return convert_alloc(in, max_decoded_size(in.size()),
+                       [&](std::span<char> o) { return decode(in, o, mode); });
+}
+
+std::string Codec::encode(std::string_view utf8, ErrorMode mode) const {
+  return convert_alloc(utf8, max_encoded_size(utf8.size()),
+                       [&](std::span<char> o) { return encode(utf8, o, mode); });
+}
+
+const Codec& codec(Encoding e) noexcept { return all_codecs()[static_cast<std::size_t>(e)]; }
+
+const Codec* find_codec(std::string_view name) noexcept {
+  auto e = lookup(name);
+  return e ? &codec(*e) : nullptr;
+}
+
+Result decode(std::string_view encoding_name, std::string_view in, std::span<char> out,
+              ErrorMode mode) {
+  const Codec* c = find_codec(encoding_name);
+  if (!c) throw std::invalid_argument("pgcodec: unknown encoding \"" + std::string(encoding_name) + "\"");
+  return c->decode(in, out, mode);
+}
+
+Result encode(std::string_view encoding_name, std::string_view utf8, std::span<char> out,
+              ErrorMode mode) {
+  const Codec* c = find_codec(encoding_name);
+  if (!c) throw std::invalid_argument("pgcodec: unknown encoding \"" + std::string(encoding_name) + "\"");
+  return c->encode(utf8, out, mode);
+}
+
+}  // namespace pgcodec

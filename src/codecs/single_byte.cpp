@@ -1,0 +1,178 @@
+// The 27 single-byte encodings (LATIN1..10, ISO_8859_5..8, WIN866, WIN874,
+// WIN1250..1258, KOI8R, KOI8U): table-driven both ways, ASCII runs copied
+// wholesale. The tables are built once from src/tables/.
+#include <array>
+#include <cstring>
+#include <vector>
+
+#include "detail/codec_ops.hpp"
+#include "detail/reference.hpp"
+#include "detail/verify.hpp"
+#include "tables/table.hpp"
+
+namespace pgcodec::detail {
+namespace {
+
+struct SingleByte {
+  // UTF-8 of bytes 0x80..0xFF: bytes[0..2], length in [3]; length 0: unmapped.
+  std::array<std::array<char, 4>, 128> dec{};
+  // Encoding: a page of 256 code points per BMP page the encoding reaches.
+  std::array<std::uint8_t, 256> page_of{};  // page number + 1, 0: none
+  std::vector<std::array<unsigned char, 256>> pages;
+  std::size_t max_utf8 = 1;
+};
+
+SingleByte build(const MappingTable& t) {
+  SingleByte s;
+  for (std::uint32_t b = 0x80; b < 0x100; ++b) {
+    std::uint32_t cp = 0, cp2 = 0;
+    if (!lookup_decode(t, b, cp, cp2)) continue;
+    std::string u;
+    append_utf8(u, cp);
+    std::memcpy(s.dec[b - 0x80].data(), u.data(), u.size());
+    s.dec[b - 0x80][3] = static_cast<char>(u.size());
+  }
+  for (const Run& r : t.encode) {
+    for (std::uint32_t k = 0; k < r.length; ++k) {
+      const std::uint32_t cp = r.cp + k, code = r.code + k;
+      if (cp < 0x80) continue;  // ASCII is the identity everywhere
+      auto& slot = s.page_of[cp >> 8];
+      if (!slot) {
+        s.pages.emplace_back();
+        s.pages.back().fill(0);
+        slot = static_cast<std::uint8_t>(s.pages.size());
+      }
+      s.pages[slot - 1u][cp & 0xFF] = static_cast<unsigned char>(code);
+    }
+  }
+  return s;
+}
+
+const SingleByte* data_of(Encoding e) noexcept {
+  static const auto all = [] {
+    std::array<SingleByte*, encoding_count> a{};
+    for (const auto& inf : encodings()) {
+      if (inf.max_char_length != 1 || inf.id == Encoding::SQL_ASCII) continue;
+      if (const MappingTable* t = mapping_table(inf.id)) a[static_cast<std::size_t>(inf.id)] = new SingleByte(build(*t));
+    }
+    return a;
+  }();
+  return all[static_cast<std::size_t>(e)];
+}
+
+constexpr char kReplacement[] = "\xEF\xBF\xBD";  // U+FFFD
+
+Result decode(const void* data, Encoding enc, std::string_view in, std::span<char> out,
+              ErrorMode mode, bool) noexcept {
+  const auto& s = *static_cast<const SingleByte*>(data);
+  const auto* p = reinterpret_cast<const unsigned char*>(in.data());
+  const std::size_t n = in.size();
+  char* o = out.data();
+  const std::size_t cap = out.size();
+  std::size_t i = 0, w = 0;
+  Result r;
+  while (i < n) {
+    const std::size_t run = ascii_run(p + i, n - i);
+    if (run) {
+      const std::size_t take = run < cap - w ? run : cap - w;
+      std::memcpy(o + w, p + i, take);
+      i += take;
+      w += take;
+      if (take < run) break;  // output full
+      if (i == n) break;
+    }
+    const unsigned char b = p[i];
+    if (b == 0 || !s.dec[b - 0x80][3]) {
+      const bool nul = b == 0;
+      if (mode == ErrorMode::Strict) {
+        r.status = Status::Error;
+        r.error = make_error(nul ? ErrorKind::InvalidByteSequence : ErrorKind::NoEquivalent, enc,
+                             Encoding::UTF8, in, i, 1);
+        break;
+      }
+      if (cap - w < 3) break;
+      std::memcpy(o + w, kReplacement, 3);
+      w += 3;
+      ++i;
+      continue;
+    }
+    const auto& d = s.dec[b - 0x80];
+    const auto len = static_cast<std::size_t>(d[3]);
+    if (cap - w >= 4) {
+      std::memcpy(o + w, d.data(), 4);  // one fixed-size store; only len bytes count
+    } else if (cap - w >= len) {
+      std::memcpy(o + w, d.data(), len);
+    } else {
+      break;
+    }
+    w += len;
+    ++i;
+  }
+  if (i < n && r.status != Status::Error) r.status = Status::OutputFull;
+  r.consumed = i;
+  r.written = w;
+  return r;
+}
+
+Result encode(const void* data, Encoding enc, std::string_view in, std::span<char> out,
+              ErrorMode mode, bool final) noexcept {
+  const auto& s = *static_cast<const SingleByte*>(data);
+  const auto* p = reinterpret_cast<const unsigned char*>(in.data());
+  const std::size_t n = in.size();
+  std::size_t i = 0, w = 0;
+  Result r;
+  while (i < n) {
+    const std::size_t run = ascii_run(p + i, n - i);
+    if (run) {
+      const std::size_t take = run < out.size() - w ? run : out.size() - w;
+      std::memcpy(out.data() + w, p + i, take);
+      i += take;
+      w += take;
+      if (take < run) break;
+      if (i == n) break;
+    }
+    if (w == out.size()) break;
+    const int l = verify_char(Encoding::UTF8, p + i, n - i);
+    unsigned char byte = 0;
+    if (l > 0) {
+      std::uint32_t cp = p[i] & (0x7Fu >> l);
+      for (int k = 1; k < l; ++k) cp = (cp << 6) | (p[i + static_cast<std::size_t>(k)] & 0x3Fu);
+      if (cp < 0x10000) {
+        if (const auto page = s.page_of[cp >> 8]) byte = s.pages[page - 1u][cp & 0xFF];
+      }
+    } else if (!final && n - i < static_cast<std::size_t>(char_length(Encoding::UTF8, p + i, n - i))) {
+      break;
+    }
+    if (byte) {
+      out[w++] = static_cast<char>(byte);
+      i += static_cast<std::size_t>(l);
+      continue;
+    }
+    if (mode == ErrorMode::Strict) {
+      r.status = Status::Error;
+      r.error = l > 0 ? make_error(ErrorKind::NoEquivalent, Encoding::UTF8, enc, in, i,
+                                   static_cast<std::size_t>(l))
+                      : make_error(ErrorKind::InvalidByteSequence, Encoding::UTF8, enc, in, i, 1);
+      break;
+    }
+    out[w++] = '?';
+    i += l > 0 ? static_cast<std::size_t>(l) : 1;
+  }
+  if (i < n && r.status != Status::Error) {
+    // Stopped early: output full, or a character cut off by a chunk's end.
+    r.status = w == out.size() ? Status::OutputFull : Status::Ok;
+  }
+  r.consumed = i;
+  r.written = w;
+  return r;
+}
+
+}  // namespace
+
+const void* single_byte_data(Encoding e) noexcept { return data_of(e); }
+
+// Every byte decodes to at most three UTF-8 bytes (U+FFFD included); every
+// UTF-8 character encodes to at most one byte.
+const CodecOps single_byte_ops = {&decode, &encode, 3, 1, true};
+
+}  // namespace pgcodec::detail
