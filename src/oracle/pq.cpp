@@ -26,6 +26,19 @@ Result Connection::exec(const std::string& sql, const std::vector<std::string>& 
   return r;
 }
 
+Result Connection::exec_binary(const std::string& sql, const std::vector<std::string>& params,
+                               const std::vector<unsigned>& types) {
+  std::vector<const char*> values;
+  std::vector<int> lengths, formats;
+  for (auto& p : params) {
+    values.push_back(p.data());
+    lengths.push_back(static_cast<int>(p.size()));
+    formats.push_back(1);
+  }
+  return Result(PQexecParams(c_.get(), sql.c_str(), static_cast<int>(params.size()), types.data(),
+                             values.data(), lengths.data(), formats.data(), 0));
+}
+
 std::string Connection::server_version() {
   auto r = exec("SELECT current_setting('server_version')");
   return std::string(r.get(0, 0));

@@ -46,6 +46,13 @@ class Connection {
 
   // Runs one statement with text parameters; throws PqError on failure.
   Result exec(const std::string& sql, const std::vector<std::string>& params = {});
+  // Runs one statement whose parameters are sent in binary format with the
+  // given type OIDs (e.g. 25 for text: the server still converts such text
+  // from client_encoding, and the bytes may contain NUL). Returns the result
+  // without throwing; check its status.
+  Result exec_binary(const std::string& sql, const std::vector<std::string>& params,
+                     const std::vector<unsigned>& types);
+  PGconn* raw() noexcept { return c_.get(); }
   // The server's version string, e.g. "15.18 (Debian 15.18-0+deb12u1)".
   std::string server_version();
 

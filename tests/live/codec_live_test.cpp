@@ -1,0 +1,168 @@
+// The codecs against a live server, through the path a driver uses: the
+// server decodes what a client sends in client_encoding (a Bind parameter)
+// and encodes what it sends back (a result column). Results, error kinds and
+// PostgreSQL's exact messages must match, for random strings with errors at
+// random places, several errors per string included.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "detail/reference.hpp"
+#include "oracle/pq.hpp"
+#include "oracle/temp_server.hpp"
+#include "pgcodec/codec.hpp"
+#include "tables/table.hpp"
+
+namespace {
+
+using pgcodec::Codec;
+using pgcodec::Encoding;
+using pgcodec::oracle::Connection;
+
+pgcodec::oracle::ServerLease& server() {
+  static pgcodec::oracle::ServerLease lease;
+  return lease;
+}
+
+struct Outcome {
+  bool ok = false;
+  std::string bytes;    // converted bytes when ok
+  std::string sqlstate;
+  std::string message;  // PostgreSQL's primary message
+};
+
+Outcome from_result(pgcodec::oracle::Result& r, bool hex_bytea) {
+  Outcome o;
+  if (PQresultStatus(r.raw()) == PGRES_TUPLES_OK) {
+    o.ok = true;
+    o.bytes = hex_bytea ? pgcodec::oracle::unhex_bytea(r.get(0, 0)) : std::string(r.get(0, 0));
+    return o;
+  }
+  const char* st = PQresultErrorField(r.raw(), PG_DIAG_SQLSTATE);
+  const char* msg = PQresultErrorField(r.raw(), PG_DIAG_MESSAGE_PRIMARY);
+  o.sqlstate = st ? st : "";
+  o.message = msg ? msg : "";
+  return o;
+}
+
+Outcome ours(const pgcodec::Result& r, std::string_view out) {
+  Outcome o;
+  o.ok = r.ok();
+  if (o.ok) {
+    o.bytes.assign(out.substr(0, r.written));
+  } else {
+    o.sqlstate = r.error.sqlstate();
+    o.message = r.error.message();
+  }
+  return o;
+}
+
+std::string hex(std::string_view s) {
+  static const char d[] = "0123456789abcdef";
+  std::string o;
+  for (char c : s) {
+    o += d[static_cast<unsigned char>(c) >> 4];
+    o += d[static_cast<unsigned char>(c) & 15];
+  }
+  return o;
+}
+
+// Code points an encoding has, plus a few it lacks, for building strings.
+std::vector<std::uint32_t> repertoire(Encoding e) {
+  std::vector<std::uint32_t> v;
+  const auto* t = pgcodec::detail::mapping_table(e);
+  if (t && t->kind == pgcodec::detail::TableKind::Mapped) {
+    for (auto& r : t->encode)
+      for (std::uint32_t k = 0; k < r.length; ++k) v.push_back(r.cp + k);
+  } else {
+    for (std::uint32_t cp : {0x41u, 0xe9u, 0x416u, 0x3042u, 0x1f600u, 0x20acu}) v.push_back(cp);
+  }
+  return v;
+}
+
+std::vector<Encoding> implemented() {
+  std::vector<Encoding> v;
+  for (auto& i : pgcodec::encodings())
+    if (pgcodec::codec(i.id).implemented()) v.push_back(i.id);
+  return v;
+}
+
+TEST(CodecLive, DecodeMatchesServerForClientInput) {
+  Connection c(server().conninfo());
+  std::mt19937 rng(7);
+  auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
+  int compared = 0, errors = 0;
+  for (Encoding e : implemented()) {
+    const Codec& codec = pgcodec::codec(e);
+    c.exec("SET client_encoding = '" + std::string(codec.name()) + "'");
+    for (int n = 0; n < 150; ++n) {
+      std::string in;
+      const std::size_t len = 1 + pick(40);
+      for (std::size_t k = 0; k < len; ++k) {
+        const auto roll = pick(10);
+        if (roll < 5) in.push_back(static_cast<char>('a' + pick(26)));
+        else if (roll < 9) in.push_back(static_cast<char>(0x80 + pick(128)));
+        else in.push_back(static_cast<char>(pick(3) == 0 ? 0 : pick(256)));
+      }
+      auto r = c.exec_binary("SELECT convert_to($1, 'UTF8')", {in}, {25});
+      const Outcome server = from_result(r, true);
+      std::string out(*codec.max_decoded_size(in.size()), '\0');
+      const Outcome mine = ours(codec.decode(in, out), out);
+      ASSERT_EQ(mine.ok, server.ok) << codec.name() << " input " << hex(in) << ": server "
+                                    << server.message;
+      if (server.ok) {
+        EXPECT_EQ(hex(mine.bytes), hex(server.bytes)) << codec.name() << " input " << hex(in);
+      } else {
+        ++errors;
+        EXPECT_EQ(mine.sqlstate, server.sqlstate) << codec.name() << " input " << hex(in);
+        EXPECT_EQ(mine.message, server.message) << codec.name() << " input " << hex(in);
+      }
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 4000);
+  EXPECT_GT(errors, 1000);
+}
+
+TEST(CodecLive, EncodeMatchesServerForResultText) {
+  Connection c(server().conninfo());
+  std::mt19937 rng(11);
+  auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
+  int compared = 0, errors = 0;
+  for (Encoding e : implemented()) {
+    const Codec& codec = pgcodec::codec(e);
+    const auto rep = repertoire(e);
+    c.exec("SET client_encoding = '" + std::string(codec.name()) + "'");
+    for (int n = 0; n < 150; ++n) {
+      std::string in;
+      const std::size_t len = 1 + pick(30);
+      for (std::size_t k = 0; k < len; ++k) {
+        const auto roll = pick(20);
+        std::uint32_t cp;
+        if (roll < 8) cp = 'a' + static_cast<std::uint32_t>(pick(26));
+        else if (roll < 19) cp = rep[pick(rep.size())];
+        else do cp = 0x80 + static_cast<std::uint32_t>(pick(0x10FF7F)); while (cp >= 0xD800 && cp <= 0xDFFF);
+        pgcodec::detail::append_utf8(in, cp);
+      }
+      auto raw = c.exec_binary("SELECT convert_from($1, 'UTF8')", {in}, {17});
+      const Outcome server = from_result(raw, false);
+      std::string out(*codec.max_encoded_size(in.size()), '\0');
+      const Outcome mine = ours(codec.encode(in, out), out);
+      ASSERT_EQ(mine.ok, server.ok) << codec.name() << " input " << hex(in) << ": server "
+                                    << server.message;
+      if (server.ok) {
+        EXPECT_EQ(hex(mine.bytes), hex(server.bytes)) << codec.name() << " input " << hex(in);
+      } else {
+        ++errors;
+        EXPECT_EQ(mine.sqlstate, server.sqlstate) << codec.name() << " input " << hex(in);
+        EXPECT_EQ(mine.message, server.message) << codec.name() << " input " << hex(in);
+      }
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 4000);
+  EXPECT_GT(errors, 500);
+}
+
+}  // namespace
