@@ -10,6 +10,7 @@ Result StreamDecoder::decode_at(std::string_view in, std::span<char> out, bool f
   if (r.status == Status::Error) {
     r.error.offset += position_;
     failed_ = true;
+    error_ = r.error;
   }
   position_ += r.consumed;
   return r;
@@ -19,6 +20,7 @@ Result StreamDecoder::feed(std::string_view chunk, std::span<char> out) noexcept
   Result total;
   if (failed_) {
     total.status = Status::Error;
+    total.error = error_;
     return total;
   }
   std::size_t skip = 0;  // chunk bytes already handled through the carry
@@ -70,6 +72,7 @@ Result StreamDecoder::finish(std::span<char> out) noexcept {
   Result r;
   if (failed_) {
     r.status = Status::Error;
+    r.error = error_;
     return r;
   }
   if (carried_) {

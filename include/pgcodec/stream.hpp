@@ -20,7 +20,8 @@ class StreamDecoder {
   // Decodes the whole characters of (carried bytes + chunk) into `out`, which
   // must hold output_bound(chunk.size()) bytes. Result::consumed counts the
   // chunk's bytes taken (converted or carried); error offsets count from the
-  // start of the stream. After an error the decoder stays failed.
+  // start of the stream. After an error the decoder stays failed and every
+  // later call returns that same error.
   Result feed(std::string_view chunk, std::span<char> out) noexcept;
   // Ends the stream: carried bytes left over are a truncated character, an
   // invalid byte sequence (or U+FFFD in Replace mode).
@@ -43,6 +44,7 @@ class StreamDecoder {
   std::size_t carried_ = 0;
   std::size_t position_ = 0;
   bool failed_ = false;
+  Error error_{};  // the error that stopped the stream, returned again
 };
 
 }  // namespace pgcodec
