@@ -7,6 +7,7 @@
 
 #include "detail/codec_ops.hpp"
 #include "detail/reference.hpp"
+#include "detail/utf8_char.hpp"
 #include "detail/verify.hpp"
 #include "tables/table.hpp"
 
@@ -132,11 +133,11 @@ Result encode(const void* data, Encoding enc, std::string_view in, std::span<cha
       if (i == n) break;
     }
     if (w == out.size()) break;
-    const int l = verify_char(Encoding::UTF8, p + i, n - i);
+    // p[i] is a NUL or a multibyte lead; a NUL gives l == 0 here.
+    const int l = p[i] ? static_cast<int>(utf8_multibyte_length(p + i, n - i)) : 0;
     unsigned char byte = 0;
     if (l > 0) {
-      std::uint32_t cp = p[i] & (0x7Fu >> l);
-      for (int k = 1; k < l; ++k) cp = (cp << 6) | (p[i + static_cast<std::size_t>(k)] & 0x3Fu);
+      const std::uint32_t cp = utf8_decode_multibyte(p + i, static_cast<std::size_t>(l));
       if (cp < 0x10000) {
         if (const auto page = s.page_of[cp >> 8]) byte = s.pages[page - 1u][cp & 0xFF];
       }

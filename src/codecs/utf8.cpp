@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "detail/codec_ops.hpp"
+#include "detail/utf8_char.hpp"
 #include "detail/verify.hpp"
 
 namespace pgcodec::detail {
@@ -18,34 +19,25 @@ Result validate_copy(Encoding target, std::string_view in, std::span<char> out, 
   const std::size_t n = in.size();
   std::size_t i = 0, w = 0;
   Result r;
-  auto full = [&] {
-    r.status = Status::OutputFull;
-    r.consumed = i;
-    r.written = w;
-    return r;
-  };
   while (i < n) {
-    const std::size_t run = ascii_run(p + i, n - i);
-    if (run) {
-      if (out.size() - w < run) {
-        std::memcpy(out.data() + w, p + i, out.size() - w);
-        i += out.size() - w;
-        w = out.size();
-        return full();
-      }
-      std::memcpy(out.data() + w, p + i, run);
-      i += run;
-      w += run;
-      if (i == n) break;
+    // Validate the longest span that fits the output, then copy it at once.
+    const std::size_t limit = n - i < out.size() - w ? n : i + (out.size() - w);
+    const std::size_t start = i;
+    while (i < limit) {
+      i += ascii_run(p + i, limit - i);
+      if (i >= limit || p[i] < 0x80) break;  // the end, or a NUL
+      const std::size_t l = utf8_multibyte_length(p + i, limit - i);
+      if (!l) break;
+      i += l;
     }
+    std::memcpy(out.data() + w, p + start, i - start);
+    w += i - start;
+    if (i == n) break;
+    // Stopped short: a character that does not fit, or bad input.
     const int l = verify_char(Encoding::UTF8, p + i, n - i);
     if (l > 0) {
-      const auto len = static_cast<std::size_t>(l);
-      if (out.size() - w < len) return full();
-      std::memcpy(out.data() + w, p + i, len);
-      i += len;
-      w += len;
-      continue;
+      r.status = Status::OutputFull;
+      break;
     }
     if (!final && n - i < static_cast<std::size_t>(char_length(Encoding::UTF8, p + i, n - i)))
       break;  // cut off by the end of a chunk: the caller carries it over
@@ -53,12 +45,13 @@ Result validate_copy(Encoding target, std::string_view in, std::span<char> out, 
       r.status = Status::Error;
       r.error = make_error(ErrorKind::InvalidByteSequence, Encoding::UTF8,
                            decoding ? Encoding::UTF8 : target, in, i, 1);
-      r.consumed = i;
-      r.written = w;
-      return r;
+      break;
     }
     const std::size_t rlen = decoding ? 3 : 1;
-    if (out.size() - w < rlen) return full();
+    if (out.size() - w < rlen) {
+      r.status = Status::OutputFull;
+      break;
+    }
     std::memcpy(out.data() + w, decoding ? kReplacement : "?", rlen);
     w += rlen;
     i += 1;
