@@ -73,14 +73,14 @@ Result decode(const void* data, Encoding enc, std::string_view in, std::span<cha
   std::size_t i = 0, w = 0;
   Result r;
   while (i < n) {
-    const std::size_t run = ascii_run(p + i, n - i);
-    if (run) {
+    if (p[i] - 1u < 0x7Fu) {  // an ASCII run: copy it wholesale
+      const std::size_t run = ascii_run(p + i, n - i);
       const std::size_t take = run < cap - w ? run : cap - w;
       std::memcpy(o + w, p + i, take);
       i += take;
       w += take;
       if (take < run) break;  // output full
-      if (i == n) break;
+      continue;
     }
     const unsigned char b = p[i];
     if (b == 0 || !s.dec[b - 0x80][3]) {

@@ -24,11 +24,15 @@ Result validate_copy(Encoding target, std::string_view in, std::span<char> out, 
     const std::size_t limit = n - i < out.size() - w ? n : i + (out.size() - w);
     const std::size_t start = i;
     while (i < limit) {
-      i += ascii_run(p + i, limit - i);
-      if (i >= limit || p[i] < 0x80) break;  // the end, or a NUL
-      const std::size_t l = utf8_multibyte_length(p + i, limit - i);
-      if (!l) break;
-      i += l;
+      if (p[i] >= 0x80) {
+        const std::size_t l = utf8_multibyte_length(p + i, limit - i);
+        if (!l) break;
+        i += l;
+      } else if (p[i]) {
+        i += ascii_run(p + i, limit - i);  // at least this byte
+      } else {
+        break;  // NUL
+      }
     }
     std::memcpy(out.data() + w, p + start, i - start);
     w += i - start;
