@@ -1,0 +1,274 @@
+// `pgcodec convert` and `pgcodec check` against the reference conversion
+// (src/reference.cpp, which reproduces the server's answer for every single
+// byte and every code point, as tools/gentables --check shows): every single
+// byte and every code point of each implemented encoding, through the CLI.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include "detail/reference.hpp"
+#include "pgcodec/codec.hpp"
+#include "tables/table.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using pgcodec::Encoding;
+using pgcodec::detail::RefStatus;
+
+struct CliRun {
+  int status = -1;
+  std::string out, err;
+};
+
+class Cli : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = fs::temp_directory_path() / ("pgcodec-cli-test-" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  static void TearDownTestSuite() { fs::remove_all(dir_); }
+
+  static std::string write(const std::string& name, const std::string& data) {
+    const auto p = (dir_ / name).string();
+    std::ofstream(p, std::ios::binary) << data;
+    return p;
+  }
+  static std::string slurp(const fs::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+  }
+  static CliRun run(const std::string& args) {
+    const auto out = dir_ / "stdout", err = dir_ / "stderr";
+    const std::string cmd = std::string(PGCODEC_CLI) + " " + args + " >" + out.string() + " 2>" + err.string();
+    const int st = std::system(cmd.c_str());
+    CliRun r;
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+  }
+  static inline fs::path dir_;
+};
+
+std::vector<Encoding> implemented() {
+  std::vector<Encoding> v;
+  for (auto& i : pgcodec::encodings())
+    if (pgcodec::codec(i.id).implemented()) v.push_back(i.id);
+  return v;
+}
+
+std::string utf8(std::uint32_t cp) {
+  std::string s;
+  pgcodec::detail::append_utf8(s, cp);
+  return s;
+}
+
+std::string quoted_hex(std::string_view bytes) {
+  std::string s;
+  char b[8];
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    std::snprintf(b, sizeof b, "%s0x%02x", i ? " " : "", static_cast<unsigned char>(bytes[i]));
+    s += b;
+  }
+  return s;
+}
+
+const char* kind_name(RefStatus s) {
+  return s == RefStatus::InvalidByteSequence ? "invalid byte sequence" : "no equivalent";
+}
+
+TEST_F(Cli, EverySingleByteThroughCheckAndConvert) {
+  std::string all;
+  for (int b = 0; b < 256; ++b) all.push_back(static_cast<char>(b));
+  const auto file = write("bytes", all);
+  for (Encoding e : implemented()) {
+    const auto& t = *pgcodec::detail::mapping_table(e);
+    const std::string name(pgcodec::info(e).name);
+    const bool single = pgcodec::info(e).max_char_length == 1 && e != Encoding::SQL_ASCII;
+    // Expected, byte by byte (in a single-byte encoding every byte is a
+    // character; in UTF8 no byte of this ascending run starts a valid one).
+    std::vector<std::pair<std::size_t, RefStatus>> expected_errors;
+    std::string expected_replaced;
+    for (int b = 0; b < 256; ++b) {
+      auto a = pgcodec::detail::reference_decode(t, std::string(1, static_cast<char>(b)));
+      if (a.status == RefStatus::Ok) {
+        expected_replaced += a.output;
+      } else {
+        expected_errors.emplace_back(b, a.status);
+        expected_replaced += "\xEF\xBF\xBD";
+      }
+    }
+    CliRun c = run("check -f " + name + " --json " + file);
+    EXPECT_EQ(c.status, expected_errors.empty() ? 0 : 1) << name;
+    std::istringstream lines(c.out);
+    std::string line;
+    std::size_t k = 0;
+    while (std::getline(lines, line)) {
+      ASSERT_LT(k, expected_errors.size()) << name << ": extra error " << line;
+      auto j = nlohmann::json::parse(line);
+      EXPECT_EQ(j["offset"].get<std::size_t>(), expected_errors[k].first) << name << " " << line;
+      EXPECT_EQ(j["kind"].get<std::string>(), kind_name(expected_errors[k].second)) << name << " " << line;
+      if (single) {
+        const std::string b(1, all[expected_errors[k].first]);
+        const std::string msg =
+            expected_errors[k].second == RefStatus::InvalidByteSequence
+                ? "invalid byte sequence for encoding \"" + name + "\": " + quoted_hex(b)
+                : "character with byte sequence " + quoted_hex(b) + " in encoding \"" + name +
+                      "\" has no equivalent in encoding \"UTF8\"";
+        EXPECT_EQ(j["message"].get<std::string>(), msg) << name;
+      }
+      ++k;
+    }
+    EXPECT_EQ(k, expected_errors.size()) << name;
+    CliRun v = run("convert -f " + name + " -t UTF8 --errors replace " + file);
+    EXPECT_EQ(v.status, 0) << name << v.err;
+    EXPECT_EQ(v.out, expected_replaced) << name;
+    // Strict: stops at the first error (byte 0, NUL, everywhere), exit 1.
+    CliRun s = run("convert -f " + name + " -t UTF8 " + file);
+    EXPECT_EQ(s.status, 1) << name;
+    EXPECT_EQ(s.out, "") << name;
+    EXPECT_NE(s.err.find("at byte offset 0"), std::string::npos) << name << ": " << s.err;
+  }
+}
+
+TEST_F(Cli, EveryCodePointThroughConvert) {
+  std::string all;
+  std::vector<std::uint32_t> cps;
+  for (std::uint32_t cp = 1; cp <= 0x10FFFF; ++cp)
+    if (cp < 0xD800 || cp > 0xDFFF) {
+      cps.push_back(cp);
+      all += utf8(cp);
+    }
+  const auto file = write("codepoints", all);
+  for (Encoding e : implemented()) {
+    const auto& t = *pgcodec::detail::mapping_table(e);
+    const std::string name(pgcodec::info(e).name);
+    std::string expected, mapped_utf8, mapped_bytes;
+    for (auto cp : cps) {
+      auto a = pgcodec::detail::reference_encode(t, utf8(cp));
+      expected += a.status == RefStatus::Ok ? a.output : "?";
+      if (a.status == RefStatus::Ok) {
+        mapped_utf8 += utf8(cp);
+        mapped_bytes += a.output;
+      }
+    }
+    CliRun v = run("convert -f UTF8 -t " + name + " --errors replace " + file);
+    EXPECT_EQ(v.status, 0) << name << v.err;
+    EXPECT_TRUE(v.out == expected) << name << ": output differs from the reference";
+    // Every mapped code point, strictly, both ways.
+    const auto mapped = write("mapped", mapped_utf8);
+    CliRun s = run("convert -f UTF8 -t " + name + " " + mapped);
+    EXPECT_EQ(s.status, 0) << name << s.err;
+    EXPECT_TRUE(s.out == mapped_bytes) << name;
+    const auto back = write("mapped-back", mapped_bytes);
+    CliRun d = run("convert -f " + name + " -t UTF8 " + back);
+    EXPECT_EQ(d.status, 0) << name << d.err;
+    // Round trip only where PostgreSQL's mapping is one-to-one.
+    if (d.status == 0 && d.out != mapped_utf8) {
+      auto again = pgcodec::detail::reference_decode(t, mapped_bytes);
+      EXPECT_TRUE(d.out == again.output) << name;
+    }
+  }
+}
+
+TEST_F(Cli, CheckReportsEveryUnmappableCodePointWithItsOffsetAndMessage) {
+  std::mt19937 rng(99);
+  for (Encoding e : implemented()) {
+    const auto& t = *pgcodec::detail::mapping_table(e);
+    const std::string name(pgcodec::info(e).name);
+    // All code points the encoding maps, and 2,000 random ones it may not.
+    std::vector<std::uint32_t> sample;
+    for (auto& r : t.encode)
+      for (std::uint32_t k = 0; k < r.length; ++k) sample.push_back(r.cp + k);
+    for (int i = 0; i < 2000; ++i) {
+      std::uint32_t cp;
+      do cp = 1 + static_cast<std::uint32_t>(rng() % 0x10FFFF); while (cp >= 0xD800 && cp <= 0xDFFF);
+      sample.push_back(cp);
+    }
+    std::shuffle(sample.begin(), sample.end(), rng);
+    std::string text;
+    std::vector<std::pair<std::size_t, std::string>> expected;  // offset, message
+    for (auto cp : sample) {
+      const std::string u = utf8(cp);
+      if (pgcodec::detail::reference_encode(t, u).status != RefStatus::Ok)
+        expected.emplace_back(text.size(), "character with byte sequence " + quoted_hex(u) +
+                                               " in encoding \"UTF8\" has no equivalent in encoding \"" +
+                                               name + "\"");
+      text += u;
+    }
+    CliRun c = run("check -f UTF8 -t " + name + " --json " + write("sample", text));
+    EXPECT_EQ(c.status, expected.empty() ? 0 : 1) << name;
+    std::istringstream lines(c.out);
+    std::string line;
+    std::size_t k = 0;
+    while (std::getline(lines, line)) {
+      ASSERT_LT(k, expected.size()) << name << ": extra error " << line;
+      auto j = nlohmann::json::parse(line);
+      EXPECT_EQ(j["offset"].get<std::size_t>(), expected[k].first) << name;
+      EXPECT_EQ(j["message"].get<std::string>(), expected[k].second) << name;
+      EXPECT_EQ(j["sqlstate"].get<std::string>(), "22P05") << name;
+      ++k;
+    }
+    EXPECT_EQ(k, expected.size()) << name;
+    if (!expected.empty()) {
+      // Strict convert stops at the first one and names its offset.
+      CliRun s = run("convert -f UTF8 -t " + name + " " + (dir_ / "sample").string());
+      EXPECT_EQ(s.status, 1) << name;
+      EXPECT_EQ(s.err, "pgcodec: " + expected[0].second + " at byte offset " +
+                           std::to_string(expected[0].first) + "\n")
+          << name;
+    }
+  }
+}
+
+TEST_F(Cli, OffsetsCountInputBytesWhenTheErrorIsInTheTarget) {
+  // WIN1252 input; the euro sign (0x80) and the low quote (0x82) have no
+  // LATIN1 equivalent: offsets are positions in the WIN1252 input.
+  const std::string in = "caf\xe9 \x80 ok \x82x \xe9\x80";
+  CliRun c = run("check -f WIN1252 -t LATIN1 " + write("w1252", in));
+  EXPECT_EQ(c.status, 1);
+  EXPECT_EQ(c.out,
+            "5: no equivalent [22P05]: character with byte sequence 0xe2 0x82 0xac in encoding "
+            "\"UTF8\" has no equivalent in encoding \"LATIN1\"\n"
+            "10: no equivalent [22P05]: character with byte sequence 0xe2 0x80 0x9a in encoding "
+            "\"UTF8\" has no equivalent in encoding \"LATIN1\"\n"
+            "14: no equivalent [22P05]: character with byte sequence 0xe2 0x82 0xac in encoding "
+            "\"UTF8\" has no equivalent in encoding \"LATIN1\"\n");
+  CliRun v = run("convert -f WIN1252 -t LATIN1 " + (dir_ / "w1252").string());
+  EXPECT_EQ(v.status, 1);
+  EXPECT_EQ(v.out, "caf\xe9 ");
+  EXPECT_NE(v.err.find("at byte offset 5"), std::string::npos) << v.err;
+}
+
+TEST_F(Cli, ConvertStreamsInConstantMemory) {
+  // 512 MiB through a pipe; the converter's resident size must stay small.
+  const std::string cmd = "head -c 536870912 /dev/zero | tr '\\0' 'e' | " + std::string(PGCODEC_CLI) +
+                          " convert -f LATIN1 -t UTF8 | wc -c > " + (dir_ / "count").string();
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  EXPECT_EQ(slurp(dir_ / "count"), "536870912\n");
+  struct rusage ru {};
+  getrusage(RUSAGE_CHILDREN, &ru);
+  EXPECT_LT(ru.ru_maxrss, 64 * 1024) << "max resident size of a child, KiB";
+}
+
+TEST_F(Cli, UsageErrorsExitTwo) {
+  EXPECT_EQ(run("convert -f NOPE -t UTF8 /dev/null").status, 2);
+  EXPECT_EQ(run("convert -f UTF8 -t SJIS /dev/null").status, 2);  // not implemented yet
+  EXPECT_EQ(run("convert -f UTF8").status, 2);
+  EXPECT_EQ(run("check -f UTF8 /nonexistent/file").status, 2);
+  EXPECT_EQ(run("convert -f UTF8 -t LATIN1 --errors maybe /dev/null").status, 2);
+  EXPECT_EQ(run("frobnicate").status, 2);
+  EXPECT_EQ(run("--help").status, 0);
+}
+
+}  // namespace
