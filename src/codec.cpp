@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 
 #include "detail/codec_ops.hpp"
@@ -68,15 +69,35 @@ const std::array<Codec, encoding_count>& all_codecs() {
   return codecs;
 }
 
-std::string hex_list(const Error& e) {
-  std::string s;
-  char buf[8];
-  for (std::size_t i = 0; i < e.length; ++i) {
-    std::snprintf(buf, sizeof buf, "%s0x%02x", i ? " " : "", e.bytes[i]);
-    s += buf;
+// snprintf-style appending: keeps the first cap - 1 bytes, counts them all.
+class MessageWriter {
+ public:
+  MessageWriter(char* buf, std::size_t cap) noexcept : buf_(buf), cap_(buf ? cap : 0) {}
+  void put(std::string_view s) noexcept {
+    if (cap_ && len_ < cap_ - 1) {
+      const std::size_t n = std::min(s.size(), cap_ - 1 - len_);
+      std::memcpy(buf_ + len_, s.data(), n);
+    }
+    len_ += s.size();
   }
-  return s;
-}
+  void hex_list(const unsigned char* bytes, std::size_t n) noexcept {
+    static constexpr char digits[] = "0123456789abcdef";
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i) put(" ");
+      const char h[4] = {'0', 'x', digits[bytes[i] >> 4], digits[bytes[i] & 15]};
+      put({h, sizeof h});
+    }
+  }
+  std::size_t finish() noexcept {
+    if (cap_) buf_[std::min(len_, cap_ - 1)] = '\0';
+    return len_;
+  }
+
+ private:
+  char* buf_;
+  std::size_t cap_;
+  std::size_t len_ = 0;
+};
 
 std::optional<std::size_t> times(std::size_t n, std::size_t factor) {
   if (factor && n > (std::numeric_limits<std::size_t>::max() - 16) / factor) return std::nullopt;
@@ -89,13 +110,30 @@ const char* Error::sqlstate() const noexcept {
   return kind == ErrorKind::InvalidByteSequence ? "22021" : "22P05";
 }
 
+std::size_t Error::format(char* buf, std::size_t cap) const noexcept {
+  MessageWriter w(buf, cap);
+  const std::size_t n = std::min<std::size_t>(length, bytes.size());
+  if (kind == ErrorKind::InvalidByteSequence) {
+    w.put("invalid byte sequence for encoding \"");
+    w.put(info(encoding).name);
+    w.put("\": ");
+    w.hex_list(bytes.data(), n);
+  } else {
+    w.put("character with byte sequence ");
+    w.hex_list(bytes.data(), n);
+    w.put(" in encoding \"");
+    w.put(info(encoding).name);
+    w.put("\" has no equivalent in encoding \"");
+    w.put(info(target).name);
+    w.put("\"");
+  }
+  return w.finish();
+}
+
 std::string Error::message() const {
-  if (kind == ErrorKind::InvalidByteSequence)
-    return "invalid byte sequence for encoding \"" + std::string(info(encoding).name) +
-           "\": " + hex_list(*this);
-  return "character with byte sequence " + hex_list(*this) + " in encoding \"" +
-         std::string(info(encoding).name) + "\" has no equivalent in encoding \"" +
-         std::string(info(target).name) + "\"";
+  std::string s(format(nullptr, 0), '\0');
+  format(s.data(), s.size() + 1);  // writes the terminating NUL into s's own spare byte
+  return s;
 }
 
 bool Codec::implemented() const noexcept { return ops_->implemented; }

@@ -51,6 +51,9 @@ struct Error {
   //   character with byte sequence 0xe2 0x82 0xac in encoding "UTF8" has no
   //   equivalent in encoding "LATIN1"
   std::string message() const;
+  // The same message written into buf as snprintf writes: at most cap - 1
+  // bytes and a NUL; returns the full length. Never allocates.
+  std::size_t format(char* buf, std::size_t cap) const noexcept;
 };
 
 enum class Status : std::uint8_t {

@@ -5,6 +5,8 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -29,6 +31,7 @@ class StreamDecoder {
 
   // Output space feed() may need for a chunk of n bytes; nullopt on overflow.
   std::optional<std::size_t> output_bound(std::size_t n) const noexcept {
+    if (n > SIZE_MAX - carried_) return std::nullopt;
     return codec_->max_decoded_size(n + carried_);
   }
   std::size_t carried() const noexcept { return carried_; }

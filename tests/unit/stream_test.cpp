@@ -403,3 +403,15 @@ TEST(StreamDecoder, SingleByteNeverCarries) {
 }
 
 }  // namespace
+
+namespace {
+TEST(StreamBounds, OutputBoundWithCarriedBytesDoesNotWrap) {
+  pgcodec::StreamDecoder d(pgcodec::codec(pgcodec::Encoding::UTF8));
+  char buf[16];
+  ASSERT_EQ(d.feed("\xC3", std::span<char>(buf, sizeof buf)).status, pgcodec::Status::Ok);
+  ASSERT_EQ(d.carried(), 1u);
+  EXPECT_FALSE(d.output_bound(SIZE_MAX).has_value());
+  EXPECT_FALSE(d.output_bound(SIZE_MAX - 1).has_value());
+  EXPECT_TRUE(d.output_bound(100).has_value());
+}
+}  // namespace
