@@ -81,6 +81,19 @@ std::vector<std::uint32_t> repertoire(Encoding e) {
   return v;
 }
 
+// Same acceptance, same output or same SQLSTATE and message; counts errors.
+void expect_same(const Outcome& mine, const Outcome& server, std::string_view codec,
+                 const std::string& in, int& errors) {
+  ASSERT_EQ(mine.ok, server.ok) << codec << " input " << hex(in) << ": server " << server.message;
+  if (server.ok) {
+    EXPECT_EQ(hex(mine.bytes), hex(server.bytes)) << codec << " input " << hex(in);
+    return;
+  }
+  ++errors;
+  EXPECT_EQ(mine.sqlstate, server.sqlstate) << codec << " input " << hex(in);
+  EXPECT_EQ(mine.message, server.message) << codec << " input " << hex(in);
+}
+
 std::vector<Encoding> implemented() {
   std::vector<Encoding> v;
   for (auto& i : pgcodec::encodings())
@@ -108,16 +121,8 @@ TEST(CodecLive, DecodeMatchesServerForClientInput) {
       auto r = c.exec_binary("SELECT convert_to($1, 'UTF8')", {in}, {25});
       const Outcome server = from_result(r, true);
       std::string out(*codec.max_decoded_size(in.size()), '\0');
-      const Outcome mine = ours(codec.decode(in, out), out);
-      ASSERT_EQ(mine.ok, server.ok) << codec.name() << " input " << hex(in) << ": server "
-                                    << server.message;
-      if (server.ok) {
-        EXPECT_EQ(hex(mine.bytes), hex(server.bytes)) << codec.name() << " input " << hex(in);
-      } else {
-        ++errors;
-        EXPECT_EQ(mine.sqlstate, server.sqlstate) << codec.name() << " input " << hex(in);
-        EXPECT_EQ(mine.message, server.message) << codec.name() << " input " << hex(in);
-      }
+      expect_same(ours(codec.decode(in, out), out), server, codec.name(), in, errors);
+      if (HasFatalFailure()) return;
       ++compared;
     }
   }
@@ -148,16 +153,8 @@ TEST(CodecLive, EncodeMatchesServerForResultText) {
       auto raw = c.exec_binary("SELECT convert_from($1, 'UTF8')", {in}, {17});
       const Outcome server = from_result(raw, false);
       std::string out(*codec.max_encoded_size(in.size()), '\0');
-      const Outcome mine = ours(codec.encode(in, out), out);
-      ASSERT_EQ(mine.ok, server.ok) << codec.name() << " input " << hex(in) << ": server "
-                                    << server.message;
-      if (server.ok) {
-        EXPECT_EQ(hex(mine.bytes), hex(server.bytes)) << codec.name() << " input " << hex(in);
-      } else {
-        ++errors;
-        EXPECT_EQ(mine.sqlstate, server.sqlstate) << codec.name() << " input " << hex(in);
-        EXPECT_EQ(mine.message, server.message) << codec.name() << " input " << hex(in);
-      }
+      expect_same(ours(codec.encode(in, out), out), server, codec.name(), in, errors);
+      if (HasFatalFailure()) return;
       ++compared;
     }
   }

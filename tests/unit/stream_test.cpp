@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "test_util.hpp"
+
 #include <algorithm>
 #include <cstddef>
 #include <functional>
@@ -26,19 +28,8 @@ using pgcodec::Result;
 using pgcodec::Status;
 using pgcodec::StreamDecoder;
 
-const std::string kFFFD = "\xEF\xBF\xBD";
-
-std::string Hex(std::string_view s) {
-  static const char* digits = "0123456789abcdef";
-  std::string out;
-  for (char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    out += digits[c >> 4];
-    out += digits[c & 15];
-    out += ' ';
-  }
-  return out;
-}
+using pgcodec::test::Hex;
+using pgcodec::test::kFFFD;
 
 struct Outcome {
   std::string out;  // every byte written
