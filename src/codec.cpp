@@ -150,6 +150,40 @@ Result Codec::encode(std::string_view utf8, std::span<char> out, ErrorMode mode)
   return ops_->encode(data_, encoding_, utf8, out, mode, true);
 }
 
+Codec::CheckResult Codec::check(std::string_view in, ErrorVisitor visit, void* context,
+                                bool decoding, bool final) const noexcept {
+  CheckResult c;
+  char scratch[4096];  // output is thrown away; only errors matter
+  std::size_t i = 0;
+  while (i < in.size()) {
+    const std::string_view rest = in.substr(i);
+    const auto convert = decoding ? ops_->decode : ops_->encode;
+    const Result r = convert(data_, encoding_, rest, std::span<char>(scratch), ErrorMode::Strict, final);
+    if (r.status == Status::Error) {
+      Error e = r.error;
+      e.offset += i;
+      ++c.errors;
+      visit(e, context);
+      i += r.error.offset + r.error.skip;
+      continue;
+    }
+    i += r.consumed;
+    if (r.status != Status::OutputFull) break;  // done, cut-off character, or unsupported
+  }
+  c.consumed = i;
+  return c;
+}
+
+Codec::CheckResult Codec::check_decode(std::string_view in, ErrorVisitor visit, void* context,
+                                       bool final) const noexcept {
+  return check(in, visit, context, true, final);
+}
+
+Codec::CheckResult Codec::check_encode(std::string_view utf8, ErrorVisitor visit,
+                                       void* context) const noexcept {
+  return check(utf8, visit, context, false, true);
+}
+
 std::optional<std::size_t> Codec::max_decoded_size(std::size_t n) const noexcept {
   return times(n, ops_->decode_factor);
 }

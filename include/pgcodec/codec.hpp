@@ -19,6 +19,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "pgcodec/encoding.hpp"
 
@@ -116,6 +117,29 @@ class Codec {
   // (a SJIS trail byte can be 0x5C, a backslash).
   std::size_t char_length(std::string_view s, std::size_t at) const noexcept;
 
+  // The third error mode, iterate-all-errors: visits every error in the
+  // input in order, resuming one byte after an invalid byte sequence and
+  // after the whole character when it has no equivalent (what `pgcodec
+  // check` reports). Returns how many errors there were and how much input
+  // was examined: all of it, or with final == false (chunked input) up to a
+  // character cut off by the end. No allocation.
+  struct CheckResult {
+    std::size_t errors = 0;
+    std::size_t consumed = 0;
+  };
+  using ErrorVisitor = void (*)(const Error& error, void* context);
+  CheckResult check_decode(std::string_view in, ErrorVisitor visit, void* context,
+                           bool final = true) const noexcept;
+  CheckResult check_encode(std::string_view utf8, ErrorVisitor visit, void* context) const noexcept;
+  template <class F>
+  CheckResult for_each_decode_error(std::string_view in, F&& visit, bool final = true) const {
+    return check_decode(in, &thunk<F>, &visit, final);
+  }
+  template <class F>
+  CheckResult for_each_encode_error(std::string_view utf8, F&& visit) const {
+    return check_encode(utf8, &thunk<F>, &visit);
+  }
+
   // Allocating conveniences; Strict mode throws ConversionError.
   std::string decode(std::string_view in, ErrorMode mode = ErrorMode::Strict) const;
   std::string encode(std::string_view utf8, ErrorMode mode = ErrorMode::Strict) const;
@@ -124,6 +148,13 @@ class Codec {
       : encoding_(e), ops_(ops), data_(data) {}
 
  private:
+  template <class F>
+  static void thunk(const Error& e, void* f) {
+    (*static_cast<std::remove_reference_t<F>*>(f))(e);
+  }
+  CheckResult check(std::string_view in, ErrorVisitor visit, void* context, bool decoding,
+                    bool final) const noexcept;
+
   Encoding encoding_;
   const detail::CodecOps* ops_;
   const void* data_;

@@ -1019,3 +1019,48 @@ TEST(CodecAlloc, StrictErrorsThrowConversionError) {
 }
 
 }  // namespace
+
+namespace {
+// The iterate-all-errors mode: every error, in order, resuming as documented.
+TEST(IterateAllErrors, DecodeAndEncodeVisitEveryError) {
+  using pgcodec::Error;
+  using pgcodec::ErrorKind;
+  std::vector<std::pair<std::size_t, ErrorKind>> seen;
+  auto collect = [&](const Error& e) { seen.emplace_back(e.offset, e.kind); };
+
+  const auto& w = pgcodec::codec(pgcodec::Encoding::WIN1252);
+  auto c = w.for_each_decode_error(std::string_view("a\x81" "b\0c\x81", 6), collect);
+  EXPECT_EQ(c.errors, 3u);
+  EXPECT_EQ(c.consumed, 6u);
+  EXPECT_EQ(seen, (std::vector<std::pair<std::size_t, ErrorKind>>{
+                      {1, ErrorKind::NoEquivalent}, {3, ErrorKind::InvalidByteSequence},
+                      {5, ErrorKind::NoEquivalent}}));
+
+  seen.clear();
+  const auto& u = pgcodec::codec(pgcodec::Encoding::UTF8);
+  c = u.for_each_decode_error("\xc3\x28\xe2\x82", collect);
+  EXPECT_EQ(c.errors, 3u);
+  EXPECT_EQ(seen, (std::vector<std::pair<std::size_t, ErrorKind>>{
+                      {0, ErrorKind::InvalidByteSequence}, {2, ErrorKind::InvalidByteSequence},
+                      {3, ErrorKind::InvalidByteSequence}}));
+  // Not final: the cut-off E2 82 is left for the next chunk, not an error.
+  seen.clear();
+  c = u.for_each_decode_error("\xc3\x28\xe2\x82", collect, false);
+  EXPECT_EQ(c.errors, 1u);
+  EXPECT_EQ(c.consumed, 2u);
+
+  seen.clear();
+  const auto& l = pgcodec::codec(pgcodec::Encoding::LATIN1);
+  c = l.for_each_encode_error("\xe2\x82\xac" "x\xe2\x82\xac" "\xff", collect);
+  EXPECT_EQ(c.errors, 3u);
+  EXPECT_EQ(seen, (std::vector<std::pair<std::size_t, ErrorKind>>{
+                      {0, ErrorKind::NoEquivalent}, {4, ErrorKind::NoEquivalent},
+                      {7, ErrorKind::InvalidByteSequence}}));
+  // No errors: nothing visited, everything examined.
+  seen.clear();
+  c = l.for_each_encode_error("plain", collect);
+  EXPECT_EQ(c.errors, 0u);
+  EXPECT_EQ(c.consumed, 5u);
+  EXPECT_TRUE(seen.empty());
+}
+}  // namespace

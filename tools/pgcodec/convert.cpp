@@ -103,7 +103,6 @@ int run_convert(const ConvertOptions& o, std::FILE* in, std::FILE* out, std::FIL
 int run_check(const ConvertOptions& o, std::FILE* in, std::FILE* out) {
   const Codec& from = *o.from;
   std::vector<char> utf8(*from.max_decoded_size(kChunk + 16));
-  std::vector<char> bytes(o.to ? *o.to->max_encoded_size(utf8.size()) : 0);
   std::size_t errors = 0;
   auto report = [&](const Error& e, std::size_t offset) {
     ++errors;
@@ -117,36 +116,23 @@ int run_check(const ConvertOptions& o, std::FILE* in, std::FILE* out) {
       std::fprintf(out, "%zu: %s [%s]: %s\n", offset, kind, e.sqlstate(), e.message().c_str());
     }
   };
-  // Encodes `text` (UTF-8 of block[...]) into the target, reporting every
-  // character without an equivalent and resuming after it.
-  auto check_target = [&](std::string_view block, std::size_t block_base, std::size_t in_start,
-                          std::string_view text) {
-    std::size_t k = 0;
-    while (k < text.size()) {
-      Result e = o.to->encode(text.substr(k), bytes, ErrorMode::Strict);
-      if (e.status != Status::Error) break;
-      const std::size_t at = k + e.error.offset;
-      report(e.error, block_base + in_start +
-                          input_offset(from, block.substr(in_start), at));
-      k = at + e.error.skip;
-    }
-  };
   const bool ok = for_each_block(in, from, [&](std::string_view block, std::size_t base, bool eof) -> std::size_t {
-    std::size_t i = 0;
-    while (i < block.size()) {
-      std::string_view rest = block.substr(i);
-      Result d = eof ? from.decode(rest, utf8, ErrorMode::Strict)
-                     : from.decode_partial(rest, utf8, ErrorMode::Strict);
-      if (o.to) check_target(block, base, i, std::string_view(utf8.data(), d.written));
-      if (d.status == Status::Error) {
-        report(d.error, base + i + d.error.offset);
-        i += d.error.offset + d.error.skip;
-        continue;
-      }
-      i += d.consumed;
-      break;  // the rest is a character cut off at the chunk's end
-    }
-    return i;
+    std::size_t start = 0;  // where the current error-free stretch begins
+    auto flush_target = [&](std::size_t end) {
+      if (!o.to || end <= start) return;
+      const std::string_view stretch = block.substr(start, end - start);
+      const Result d = from.decode(stretch, utf8, ErrorMode::Strict);
+      o.to->for_each_encode_error(std::string_view(utf8.data(), d.written), [&](const Error& e) {
+        report(e, base + start + input_offset(from, stretch, e.offset));
+      });
+    };
+    const auto c = from.for_each_decode_error(block, [&](const Error& e) {
+      flush_target(e.offset);
+      report(e, base + e.offset);
+      start = e.offset + e.skip;
+    }, eof);
+    flush_target(c.consumed);
+    return c.consumed;
   });
   if (!ok) {
     std::fprintf(stderr, "pgcodec: read error: %s\n", std::strerror(errno));
