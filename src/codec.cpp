@@ -51,13 +51,17 @@ const detail::CodecOps& ops_for(Encoding e) {
     default:
       break;
   }
-  return detail::single_byte_data(e) ? detail::single_byte_ops : detail::unimplemented_ops;
+  if (detail::single_byte_data(e)) return detail::single_byte_ops;
+  if (detail::multibyte_data(e)) return detail::multibyte_ops;
+  return detail::unimplemented_ops;
 }
 
 std::array<Codec, encoding_count> make_codecs() {
   auto one = [](int i) {
     const auto e = static_cast<Encoding>(i);
-    return Codec(e, &ops_for(e), detail::single_byte_data(e));
+    const void* data = detail::single_byte_data(e);
+    if (!data) data = detail::multibyte_data(e);
+    return Codec(e, &ops_for(e), data);
   };
   return [&]<std::size_t... I>(std::index_sequence<I...>) {
     return std::array<Codec, encoding_count>{one(static_cast<int>(I))...};

@@ -26,10 +26,13 @@ struct CodecOps {
 // Families (src/codecs/).
 extern const CodecOps utf8_ops;         // UTF8 and SQL_ASCII
 extern const CodecOps single_byte_ops;  // LATIN1..KOI8U
+extern const CodecOps multibyte_ops;    // the 13 others
 extern const CodecOps unimplemented_ops;
 
 // Data of a single-byte codec; built from the generated tables.
 const void* single_byte_data(Encoding e) noexcept;
+// The mapping table of a multibyte encoding, or null.
+const void* multibyte_data(Encoding e) noexcept;
 
 // Builds an error at `at` in `in`: PostgreSQL quotes the character's bytes
 // as its lead byte counts them, capped at what is left and at 8.

@@ -92,6 +92,9 @@ TEST_F(Cli, EverySingleByteThroughCheckAndConvert) {
   for (int b = 0; b < 256; ++b) all.push_back(static_cast<char>(b));
   const auto file = write("bytes", all);
   for (Encoding e : implemented()) {
+    // In a multibyte encoding consecutive high bytes pair up into
+    // characters; tests/unit/multibyte_test.cpp covers those spaces.
+    if (pgcodec::info(e).max_char_length > 1 && e != Encoding::UTF8) continue;
     const auto& t = *pgcodec::detail::mapping_table(e);
     const std::string name(pgcodec::info(e).name);
     const bool single = pgcodec::info(e).max_char_length == 1 && e != Encoding::SQL_ASCII;
@@ -172,10 +175,12 @@ TEST_F(Cli, EveryCodePointThroughConvert) {
     EXPECT_TRUE(s.out == mapped_bytes) << name;
     const auto back = write("mapped-back", mapped_bytes);
     CliRun d = run("convert -f " + name + " -t UTF8 " + back);
-    EXPECT_EQ(d.status, 0) << name << d.err;
-    // Round trip only where PostgreSQL's mapping is one-to-one.
-    if (d.status == 0 && d.out != mapped_utf8) {
-      auto again = pgcodec::detail::reference_decode(t, mapped_bytes);
+    // PostgreSQL encodes some code points to bytes it cannot decode (EUC_TW
+    // plane 14, JOHAB, GBK's 0x80): decoding back succeeds exactly when the
+    // reference says so, and then gives the reference's text.
+    const auto again = pgcodec::detail::reference_decode(t, mapped_bytes);
+    EXPECT_EQ(d.status, again.status == RefStatus::Ok ? 0 : 1) << name << d.err;
+    if (again.status == RefStatus::Ok) {
       EXPECT_TRUE(d.out == again.output) << name;
     }
   }
@@ -263,7 +268,6 @@ TEST_F(Cli, ConvertStreamsInConstantMemory) {
 
 TEST_F(Cli, UsageErrorsExitTwo) {
   EXPECT_EQ(run("convert -f NOPE -t UTF8 /dev/null").status, 2);
-  EXPECT_EQ(run("convert -f UTF8 -t SJIS /dev/null").status, 2);  // not implemented yet
   EXPECT_EQ(run("convert -f UTF8").status, 2);
   EXPECT_EQ(run("check -f UTF8 /nonexistent/file").status, 2);
   EXPECT_EQ(run("convert -f UTF8 -t LATIN1 --errors maybe /dev/null").status, 2);

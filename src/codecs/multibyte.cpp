@@ -1,0 +1,236 @@
+// The multibyte encodings (EUC_*, SJIS, SHIFT_JIS_2004, BIG5, GBK, UHC,
+// GB18030, JOHAB, and MULE_INTERNAL through its member encodings), driven by
+// the structural rules and the generated run tables.
+//
+// The order of checks follows PostgreSQL's LocalToUtf()/UtfToLocal()
+// (src/backend/utils/mb/conv.c) character by character, including how the
+// combined-character lookahead of EUC_JIS_2004 and SHIFT_JIS_2004 reports
+// errors in the character after the current one.
+//
+// Lookups here are binary searches over the runs: exact, but not yet the
+// constant-time tables the design asks for.
+#include <cstring>
+
+#include "detail/codec_ops.hpp"
+#include "detail/reference.hpp"
+#include "detail/utf8_char.hpp"
+#include "detail/verify.hpp"
+#include "tables/table.hpp"
+
+namespace pgcodec::detail {
+namespace {
+
+constexpr char kReplacement[] = "\xEF\xBF\xBD";  // U+FFFD
+
+// Output cursor with capacity checks.
+struct Out {
+  std::span<char> buf;
+  std::size_t w = 0;
+  bool fits(std::size_t n) const { return buf.size() - w >= n; }
+  void put(const void* p, std::size_t n) {
+    std::memcpy(buf.data() + w, p, n);
+    w += n;
+  }
+};
+
+std::size_t utf8_len(std::uint32_t cp) { return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4; }
+std::size_t code_len(std::uint32_t c) { return c > 0xFFFFFF ? 4 : c > 0xFFFF ? 3 : c > 0xFF ? 2 : 1; }
+
+void put_utf8(Out& o, std::uint32_t cp) {
+  char b[4];
+  const std::size_t n = utf8_len(cp);
+  if (n == 1) {
+    b[0] = static_cast<char>(cp);
+  } else {
+    for (std::size_t k = n - 1; k > 0; --k, cp >>= 6) b[k] = static_cast<char>(0x80 | (cp & 0x3F));
+    b[0] = static_cast<char>((0xF00u >> n) | cp);  // 0xC0, 0xE0 or 0xF0 prefix
+  }
+  o.put(b, n);
+}
+
+void put_code(Out& o, std::uint32_t code) {
+  const std::size_t n = code_len(code);
+  char b[4];
+  for (std::size_t k = 0; k < n; ++k) b[k] = static_cast<char>(code >> (8 * (n - 1 - k)));
+  o.put(b, n);
+}
+
+Result finish(Result r, std::size_t i, const Out& o) {
+  r.consumed = i;
+  r.written = o.w;
+  return r;
+}
+
+Result decode(const void* data, Encoding enc, std::string_view in, std::span<char> out,
+              ErrorMode mode, bool final) noexcept {
+  const auto& t = *static_cast<const MappingTable*>(data);
+  const auto* p = reinterpret_cast<const unsigned char*>(in.data());
+  const std::size_t n = in.size();
+  Out o{out};
+  std::size_t i = 0;
+  Result r;
+  auto fail = [&](ErrorKind kind, std::size_t skip) -> bool {
+    if (mode == ErrorMode::Strict) {
+      r.status = Status::Error;
+      r.error = make_error(kind, enc, Encoding::UTF8, in, i, skip);
+      return true;
+    }
+    if (!o.fits(3)) {
+      r.status = Status::OutputFull;
+      return true;
+    }
+    o.put(kReplacement, 3);
+    i += skip;
+    return false;
+  };
+  while (i < n) {
+    if (p[i] - 1u < 0x7Fu) {  // ASCII run
+      const std::size_t run = ascii_run(p + i, n - i);
+      const std::size_t take = o.fits(run) ? run : o.buf.size() - o.w;
+      o.put(p + i, take);
+      i += take;
+      if (take < run) {
+        r.status = Status::OutputFull;
+        break;
+      }
+      continue;
+    }
+    if (p[i] == 0) {
+      if (fail(ErrorKind::InvalidByteSequence, 1)) break;
+      continue;
+    }
+    const int l = verify_char(enc, p + i, n - i);
+    if (l < 0) {
+      if (!final && n - i < static_cast<std::size_t>(char_length(enc, p + i, n - i))) break;
+      if (fail(ErrorKind::InvalidByteSequence, 1)) break;
+      continue;
+    }
+    const auto len = static_cast<std::size_t>(l);
+    std::uint32_t cp1 = 0, cp2 = 0;
+    if (!lookup_decode(t, code_of(in.substr(i, len)), cp1, cp2)) {
+      if (fail(ErrorKind::NoEquivalent, len)) break;
+      continue;
+    }
+    const std::size_t need = utf8_len(cp1) + (cp2 ? utf8_len(cp2) : 0);
+    if (!o.fits(need)) {
+      r.status = Status::OutputFull;
+      break;
+    }
+    put_utf8(o, cp1);
+    if (cp2) put_utf8(o, cp2);
+    i += len;
+  }
+  return finish(r, i, o);
+}
+
+// PostgreSQL's pg_utf8_islegal() on a character of the length its lead byte
+// claims (pg_utf_mblen).
+bool utf8_legal(const unsigned char* s, std::size_t claimed, std::size_t avail) {
+  if (s[0] < 0x80) return true;
+  return claimed <= avail && utf8_multibyte_length(s, avail) == claimed;
+}
+
+Result encode(const void* data, Encoding enc, std::string_view in, std::span<char> out,
+              ErrorMode mode, bool final) noexcept {
+  const auto& t = *static_cast<const MappingTable*>(data);
+  const auto* p = reinterpret_cast<const unsigned char*>(in.data());
+  const std::size_t n = in.size();
+  const bool combined = !t.encode_pairs.empty();
+  Out o{out};
+  std::size_t i = 0;
+  Result r;
+  // Reports an error at `at`, or in Replace mode writes '?' and moves past it.
+  auto fail = [&](ErrorKind kind, std::size_t at, std::size_t skip, std::size_t quote_avail) -> bool {
+    if (mode == ErrorMode::Strict) {
+      r.status = Status::Error;
+      r.error = make_error(kind, Encoding::UTF8, enc, in.substr(0, at + quote_avail), at, skip);
+      i = at;
+      return true;
+    }
+    if (!o.fits(1)) {
+      r.status = Status::OutputFull;
+      return true;
+    }
+    o.put("?", 1);
+    i = at + skip;
+    return false;
+  };
+  while (i < n) {
+    if (p[i] - 1u < 0x7Fu) {
+      const std::size_t run = ascii_run(p + i, n - i);
+      const std::size_t take = o.fits(run) ? run : o.buf.size() - o.w;
+      o.put(p + i, take);
+      i += take;
+      if (take < run) {
+        r.status = Status::OutputFull;
+        break;
+      }
+      continue;
+    }
+    const std::size_t l = p[i] ? utf8_multibyte_length(p + i, n - i) : 0;
+    if (!l) {
+      if (!final && p[i] &&
+          n - i < static_cast<std::size_t>(char_length(Encoding::UTF8, p + i, n - i)))
+        break;
+      if (fail(ErrorKind::InvalidByteSequence, i, 1, n - i)) break;
+      continue;
+    }
+    const std::uint32_t cp = utf8_decode_multibyte(p + i, l);
+    std::uint32_t code = 0;
+    if (combined && n - i > l) {
+      // UtfToLocal looks at the next character before converting this one.
+      const std::size_t j = i + l;
+      const auto l2 = static_cast<std::size_t>(char_length(Encoding::UTF8, p + j, n - j));
+      if (n - j < l2) {
+        if (!final) break;
+        // The next character is cut off: PostgreSQL reports *this* one as
+        // invalid, quoting its bytes up to what is left after it.
+        if (fail(ErrorKind::InvalidByteSequence, i, 1, n - j)) break;
+        continue;
+      }
+      if (!utf8_legal(p + j, l2, n - j)) {
+        if (mode == ErrorMode::Strict) {
+          r.status = Status::Error;
+          r.error = make_error(ErrorKind::InvalidByteSequence, Encoding::UTF8, enc, in, j, 1);
+          break;
+        }
+        // Replace mode: convert this character normally; the next round
+        // replaces the bad one.
+      } else if (l2 > 1 &&
+                 lookup_encode_pair(t, cp, utf8_decode_multibyte(p + j, l2), code)) {
+        if (!o.fits(code_len(code))) {
+          r.status = Status::OutputFull;
+          break;
+        }
+        put_code(o, code);
+        i = j + l2;
+        continue;
+      }
+    }
+    if (!lookup_encode(t, cp, code)) {
+      if (fail(ErrorKind::NoEquivalent, i, l, n - i)) break;
+      continue;
+    }
+    if (!o.fits(code_len(code))) {
+      r.status = Status::OutputFull;
+      break;
+    }
+    put_code(o, code);
+    i += l;
+  }
+  return finish(r, i, o);
+}
+
+}  // namespace
+
+const void* multibyte_data(Encoding e) noexcept {
+  if (info(e).max_char_length == 1 || e == Encoding::UTF8) return nullptr;
+  return mapping_table(e);
+}
+
+// A byte may decode to U+FFFD (3 bytes), a two-byte character to two code
+// points (6 bytes); a two-byte UTF-8 character may encode to four bytes
+// (GB18030).
+const CodecOps multibyte_ops = {&decode, &encode, 3, 2, true};
+
+}  // namespace pgcodec::detail
