@@ -14,6 +14,9 @@
 // buffers are allocated before the timing loop; errors are Strict everywhere
 // (ICU's callbacks are set to STOP, iconv stops by itself).
 //
+// The multibyte encodings (SJIS, EUC_JP, GBK, GB18030, BIG5, UHC) are
+// measured on 64 KiB of text in their own script, cached path only.
+//
 // With the console format a summary follows the usual table: MB/s (10^6
 // input bytes per second) per implementation, and pgcodec's ratio to ICU and
 // to iconv.
@@ -92,6 +95,48 @@ constexpr std::string_view kWesternText =
     "A ação da organização foi não só rápida, mas também eficaz. "
     "Perché la città è così bella? Però, caffè e più tè per tutti. "
     "“Smart quotes” and ‘single ones’ – en dash, em dash — bullet • trade™ ‰.\n";
+
+// CJK prose for the multibyte encodings, each in its own script, with ASCII
+// digits, spaces and punctuation between the sentences. Every character is
+// in the encodings it is used with (checked at setup: pgcodec must encode all
+// of it), and the texts stay clear of the few characters whose mappings
+// differ between PostgreSQL, ICU and glibc (wave dash, fullwidth tilde and
+// minus, middle dots, em dash, yen sign, backslash and tilde in SJIS).
+
+// Japanese (SJIS, EUC_JP): kanji, hiragana and katakana.
+constexpr std::string_view kJapaneseText =
+    "東京の本社は来週から新しいシステムに移行します。"
+    "データベースは毎日数百万件の記録を処理しており、文字コードの変換は速く正確でなければなりません。"
+    "注文番号 4711 は 2024年3月15日 10:42 に発送されました。"
+    "お問い合わせは support@example.jp までご連絡ください。"
+    "山田太郎さん (yamada@example.jp) がパスワードを変更しました。"
+    "いろはにほへと ちりぬるを わかよたれそ つねならむ うゐのおくやま けふこえて あさきゆめみし ゑひもせす。"
+    "天気予報によると、明日は雨が降るそうです。傘を忘れないでください。\n";
+
+// Simplified Chinese (GBK, GB18030).
+constexpr std::string_view kSimplifiedChineseText =
+    "我们的数据库每天处理数百万条记录，编码转换必须又快又正确。"
+    "天气预报说明天会下雨，请记得带伞。"
+    "用户张伟于北京时间上午九点登录，订单号 4711 已于 2024年3月15日 10:42 发货。"
+    "如有疑问，请发送邮件至 support@example.cn 联系我们的客服团队。"
+    "中华人民共和国是一个历史悠久的国家，长城和故宫吸引了来自世界各地的游客。\n";
+
+// Traditional Chinese (BIG5).
+constexpr std::string_view kTraditionalChineseText =
+    "我們的資料庫每天處理數百萬筆記錄，編碼轉換必須又快又正確。"
+    "天氣預報說明天會下雨，請記得帶傘。"
+    "使用者張偉於臺北時間上午九點登入，訂單編號 4711 已於 2024年3月15日 10:42 出貨。"
+    "如有疑問，請寄電子郵件至 support@example.tw 與我們的客服團隊聯絡。"
+    "臺灣位於東亞，擁有豐富的文化與美麗的自然風景，吸引了來自世界各地的遊客。\n";
+
+// Korean (UHC): Hangul syllables, some outside KS X 1001 (UHC's extension).
+constexpr std::string_view kKoreanText =
+    "우리 데이터베이스는 매일 수백만 건의 기록을 처리하며, 인코딩 변환은 빠르고 정확해야 합니다. "
+    "내일은 비가 온다고 하니 우산을 꼭 챙기세요. "
+    "사용자 김민수(minsu@example.kr)가 오전 9시에 로그인했습니다. "
+    "주문 번호 4711은 2024년 3월 15일 10:42에 발송되었습니다. "
+    "다람쥐 헌 쳇바퀴에 타고파. "
+    "서울은 대한민국의 수도이며 아름다운 궁궐과 현대적인 건물이 함께 있습니다.\n";
 
 // `unit` repeated while the result stays within `size` bytes (so a cut never
 // splits a character); a unit longer than `size` is cut at a UTF-8 character
@@ -219,12 +264,24 @@ const char* iconv_name(pgcodec::Encoding e) {
   switch (e) {
     case pgcodec::Encoding::UTF8: return "UTF-8";
     case pgcodec::Encoding::WIN1252: return "WINDOWS-1252";
+    // CP932 rather than SHIFT_JIS: glibc's SHIFT_JIS maps 0x5C and 0x7E to
+    // the yen sign and overline, PostgreSQL's SJIS (like CP932) to ASCII.
+    case pgcodec::Encoding::SJIS: return "CP932";
+    case pgcodec::Encoding::EUC_JP: return "EUC-JP";
+    case pgcodec::Encoding::GBK: return "GBK";
+    case pgcodec::Encoding::BIG5: return "BIG5";
+    case pgcodec::Encoding::UHC: return "CP949";
+    case pgcodec::Encoding::GB18030: return "GB18030";
     default: return nullptr;
   }
 }
 
 void bench_iconv(benchmark::State& state, const Case* c) {
   const char* enc = iconv_name(c->enc);
+  if (!enc) {
+    state.SkipWithError("no iconv name for this encoding");
+    return;
+  }
   const char* to = c->dir == Direction::Decode ? "UTF-8" : enc;
   const char* from = c->dir == Direction::Decode ? enc : "UTF-8";
   iconv_t cd = iconv_open(to, from);
@@ -252,6 +309,12 @@ const char* icu_name(pgcodec::Encoding e) {
   switch (e) {
     case pgcodec::Encoding::UTF8: return "UTF-8";
     case pgcodec::Encoding::WIN1252: return "windows-1252";
+    case pgcodec::Encoding::SJIS: return "windows-31j";
+    case pgcodec::Encoding::EUC_JP: return "EUC-JP";
+    case pgcodec::Encoding::GBK: return "GBK";
+    case pgcodec::Encoding::BIG5: return "windows-950";
+    case pgcodec::Encoding::UHC: return "windows-949";
+    case pgcodec::Encoding::GB18030: return "GB18030";
     default: return nullptr;
   }
 }
@@ -274,6 +337,10 @@ UConverter* icu_open(const char* name) {
 // conversion (and the same output) as pgcodec's.
 void bench_icu(benchmark::State& state, const Case* c) {
   const char* enc = icu_name(c->enc);
+  if (!enc) {
+    state.SkipWithError("no ICU name for this encoding");
+    return;
+  }
   UConverter* target = icu_open(c->dir == Direction::Decode ? "UTF-8" : enc);
   UConverter* source = icu_open(c->dir == Direction::Decode ? enc : "UTF-8");
   if (target && source) {
@@ -302,12 +369,14 @@ void bench_icu(benchmark::State& state, const Case* c) {
 // the others (checked by converting it to UTF-8 once, outside the loop), but
 // what an ICU-based application would actually call.
 void bench_icu_utf16(benchmark::State& state, const Case* c) {
-  UConverter* cnv = icu_open(icu_name(c->enc));
+  const char* enc = icu_name(c->enc);
+  UConverter* cnv = enc ? icu_open(enc) : nullptr;
   if (!cnv) {
     state.SkipWithError("ucnv_open failed");
     return;
   }
-  // One UChar per input byte is enough for UTF-8 and for single-byte input.
+  // One UChar per input byte is enough for UTF-8, single-byte and the
+  // multibyte encodings (a 4-byte GB18030 sequence is at most 2 UChars).
   std::vector<UChar> u16(c->input.size() + 16);
   const auto cap = static_cast<std::int32_t>(u16.size());
   auto to_u16 = [cnv, &u16, cap](std::string_view in) -> std::int32_t {
@@ -342,6 +411,34 @@ void bench_icu_utf16(benchmark::State& state, const Case* c) {
 
 // ---------------------------------------------------------------------------
 // Registration.
+
+// `utf8` encoded by pgcodec, which must represent every character of it.
+std::string encode_all(pgcodec::Encoding enc, std::string_view text_name, std::string_view utf8) {
+  const pgcodec::Codec& c = pgcodec::codec(enc);
+  std::string out(c.max_encoded_size(utf8.size()).value(), '\0');
+  const pgcodec::Result r = c.encode(utf8, out);
+  if (!r.ok()) {
+    throw std::runtime_error("text \"" + std::string(text_name) + "\" in " +
+                             std::string(c.name()) + ": " +
+                             (r.status == pgcodec::Status::Error ? r.error.message()
+                                                                 : std::string("encode failed")));
+  }
+  out.resize(r.written);
+  return out;
+}
+
+// The longest prefix of `bytes` (in `enc`) of at most `size` bytes that ends
+// at a character boundary.
+std::size_t char_boundary(pgcodec::Encoding enc, std::string_view bytes, std::size_t size) {
+  const pgcodec::Codec& c = pgcodec::codec(enc);
+  std::size_t at = 0;
+  while (at < bytes.size()) {
+    const std::size_t n = c.char_length(bytes, at);
+    if (n == 0 || at + n > size) break;
+    at += n;
+  }
+  return at;
+}
 
 void register_case(const Case& c, bool by_name) {
   const Case* p = &c;
@@ -393,6 +490,31 @@ void register_all() {
           register_case(c, size == kSmall);  // the lookup cost shows on short strings
         }
       }
+    }
+
+    // The multibyte encodings, each on text in its own script, 64 KiB of
+    // encoded bytes made by pgcodec (the text encoded, then cut at a
+    // character boundary); encode converts the UTF-8 of those same bytes.
+    const struct {
+      Encoding enc;
+      Text text;
+    } multibyte[] = {
+        {Encoding::SJIS, {"japanese", kJapaneseText, false}},
+        {Encoding::EUC_JP, {"japanese", kJapaneseText, false}},
+        {Encoding::GBK, {"schinese", kSimplifiedChineseText, false}},
+        {Encoding::GB18030, {"schinese", kSimplifiedChineseText, false}},
+        {Encoding::BIG5, {"tchinese", kTraditionalChineseText, false}},
+        {Encoding::UHC, {"korean", kKoreanText, false}},
+    };
+    for (const auto& [enc, t] : multibyte) {
+      // Each character's encoding is at least 2/3 the length of its UTF-8,
+      // so twice the size in UTF-8 is always enough.
+      std::string bytes = encode_all(enc, t.name, repeat_to(t.unit, 2 * kLarge));
+      bytes.resize(char_boundary(enc, bytes, kLarge));
+      std::string input =
+          dir == Direction::Decode ? std::move(bytes) : pgcodec::codec(enc).decode(bytes);
+      const Case& c = add_case(dir, enc, t.name, "64KiB", std::move(input));
+      register_case(c, false);
     }
   }
 }
