@@ -7,9 +7,16 @@
 // combined-character lookahead of EUC_JIS_2004 and SHIFT_JIS_2004 reports
 // errors in the character after the current one.
 //
-// Lookups here are binary searches over the runs: exact, but not yet the
-// constant-time tables the design asks for.
+// Lookups are constant time: the runs of the generated tables are expanded,
+// once per encoding and on first use, into dense arrays indexed by the bytes
+// of a code (decoding) and two-level pages indexed by code point (encoding).
+// Only GB18030's computed four-byte ranges (207 of them) and the 25 combined
+// pairs keep a binary search over a constant handful.
+#include <array>
 #include <cstring>
+#include <memory>
+#include <mutex>
+#include <vector>
 
 #include "detail/codec_ops.hpp"
 #include "detail/reference.hpp"
@@ -55,6 +62,127 @@ void put_code(Out& o, std::uint32_t code) {
   o.put(b, n);
 }
 
+// Dense lookup tables for one encoding. A decode slot holds the code point,
+// kPairFlag | index into decode_pairs, or 0 (no mapping); an encode slot
+// holds the byte code or 0.
+constexpr std::uint32_t kPairFlag = 0x80000000u;
+using Slab = std::array<std::uint32_t, 128 * 128>;  // indexed by two high bytes
+
+struct Dense {
+  const MappingTable* table = nullptr;
+  std::array<std::uint32_t, 128> one{};       // single high bytes
+  std::vector<std::uint32_t> two;             // (lead - 0x80) * 256 + trail
+  std::array<std::int16_t, 128> slab3_of{};   // 3-byte codes: lead -> slab + 1
+  std::vector<std::int16_t> slab4_of;         // 4-byte: (b1 - 0x80) * 128 + b2 - 0x80 -> slab + 1
+  std::vector<std::unique_ptr<Slab>> slabs;
+  std::vector<std::uint32_t> page_of;         // cp >> 8 -> page + 1
+  std::vector<std::array<std::uint32_t, 256>> pages;
+};
+
+std::uint32_t& slab_slot(Dense& d, std::int16_t& ref, unsigned b_hi, unsigned b_lo) {
+  if (!ref) {
+    d.slabs.push_back(std::make_unique<Slab>());
+    d.slabs.back()->fill(0);
+    ref = static_cast<std::int16_t>(d.slabs.size());
+  }
+  return (*d.slabs[static_cast<std::size_t>(ref - 1)])[(b_hi - 0x80) * 128 + (b_lo - 0x80)];
+}
+
+void put_decode(Dense& d, std::uint32_t code, std::uint32_t value) {
+  const unsigned b1 = code >> 24, b2 = (code >> 16) & 0xFF, b3 = (code >> 8) & 0xFF, b4 = code & 0xFF;
+  if (code < 0x80) return;  // ASCII never reaches the tables
+  if (code <= 0xFF) {
+    d.one[b4 - 0x80] = value;
+  } else if (code <= 0xFFFF) {
+    d.two[(b3 - 0x80) * 256 + b4] = value;
+  } else if (code <= 0xFFFFFF) {
+    slab_slot(d, d.slab3_of[b2 - 0x80], b3, b4) = value;
+  } else {
+    slab_slot(d, d.slab4_of[(b1 - 0x80) * 128 + (b2 - 0x80)], b3, b4) = value;
+  }
+}
+
+std::unique_ptr<Dense> build_dense(const MappingTable& t) {
+  auto d = std::make_unique<Dense>();
+  d->table = &t;
+  d->two.assign(128 * 256, 0);
+  d->slab4_of.assign(128 * 128, 0);
+  d->page_of.assign(0x110000 >> 8, 0);
+  for (const Run& r : t.decode)
+    for (std::uint32_t k = 0; k < r.length; ++k) put_decode(*d, r.code + k, r.cp + k);
+  for (std::size_t i = 0; i < t.decode_pairs.size(); ++i)
+    put_decode(*d, t.decode_pairs[i].code, kPairFlag | static_cast<std::uint32_t>(i));
+  for (const Run& r : t.encode) {
+    for (std::uint32_t k = 0; k < r.length; ++k) {
+      const std::uint32_t cp = r.cp + k;
+      if (cp < 0x80) continue;  // ASCII is copied, never looked up
+      auto& page = d->page_of[cp >> 8];
+      if (!page) {
+        d->pages.emplace_back();
+        d->pages.back().fill(0);
+        page = static_cast<std::uint32_t>(d->pages.size());
+      }
+      d->pages[page - 1][cp & 0xFF] = r.code + k;
+    }
+  }
+  return d;
+}
+
+struct Holder {
+  const MappingTable* table;
+  std::once_flag once;
+  std::unique_ptr<Dense> dense;
+};
+
+const Dense& dense_of(const void* data) noexcept {
+  auto* h = const_cast<Holder*>(static_cast<const Holder*>(data));
+  std::call_once(h->once, [h] { h->dense = build_dense(*h->table); });
+  return *h->dense;
+}
+
+// O(1) except GB18030's four-byte ranges.
+bool dense_decode(const Dense& d, const unsigned char* p, std::size_t len, std::uint32_t& cp1,
+                  std::uint32_t& cp2) {
+  std::uint32_t v = 0;
+  switch (len) {
+    case 1: v = d.one[p[0] - 0x80u]; break;
+    case 2: v = d.two[(p[0] - 0x80u) * 256 + p[1]]; break;
+    case 3:
+      if (const auto s = d.slab3_of[p[0] - 0x80u])
+        v = (*d.slabs[static_cast<std::size_t>(s - 1)])[(p[1] - 0x80u) * 128 + (p[2] - 0x80u)];
+      break;
+    default:
+      if (d.table->encoding == Encoding::GB18030) {
+        std::uint32_t code = 0;
+        for (std::size_t k = 0; k < 4; ++k) code = (code << 8) | p[k];
+        return lookup_decode(*d.table, code, cp1, cp2);
+      }
+      if (const auto s = d.slab4_of[(p[0] - 0x80u) * 128 + (p[1] - 0x80u)])
+        v = (*d.slabs[static_cast<std::size_t>(s - 1)])[(p[2] - 0x80u) * 128 + (p[3] - 0x80u)];
+      break;
+  }
+  if (!v) return false;
+  if (v & kPairFlag) {
+    const Pair& pr = d.table->decode_pairs[v & ~kPairFlag];
+    cp1 = pr.cp1;
+    cp2 = pr.cp2;
+    return true;
+  }
+  cp1 = v;
+  cp2 = 0;
+  return true;
+}
+
+bool dense_encode(const Dense& d, std::uint32_t cp, std::uint32_t& code) {
+  if (const auto page = d.page_of[cp >> 8]) {
+    if (const auto c = d.pages[page - 1][cp & 0xFF]) {
+      code = c;
+      return true;
+    }
+  }
+  return !d.table->encode_linear.empty() && lookup_encode(*d.table, cp, code);
+}
+
 Result finish(Result r, std::size_t i, const Out& o) {
   r.consumed = i;
   r.written = o.w;
@@ -63,7 +191,7 @@ Result finish(Result r, std::size_t i, const Out& o) {
 
 Result decode(const void* data, Encoding enc, std::string_view in, std::span<char> out,
               ErrorMode mode, bool final) noexcept {
-  const auto& t = *static_cast<const MappingTable*>(data);
+  const Dense& d = dense_of(data);
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
   const std::size_t n = in.size();
   Out o{out};
@@ -107,7 +235,7 @@ Result decode(const void* data, Encoding enc, std::string_view in, std::span<cha
     }
     const auto len = static_cast<std::size_t>(l);
     std::uint32_t cp1 = 0, cp2 = 0;
-    if (!lookup_decode(t, code_of(in.substr(i, len)), cp1, cp2)) {
+    if (!dense_decode(d, p + i, len, cp1, cp2)) {
       if (fail(ErrorKind::NoEquivalent, len)) break;
       continue;
     }
@@ -132,7 +260,8 @@ bool utf8_legal(const unsigned char* s, std::size_t claimed, std::size_t avail) 
 
 Result encode(const void* data, Encoding enc, std::string_view in, std::span<char> out,
               ErrorMode mode, bool final) noexcept {
-  const auto& t = *static_cast<const MappingTable*>(data);
+  const Dense& d = dense_of(data);
+  const MappingTable& t = *d.table;
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
   const std::size_t n = in.size();
   const bool combined = !t.encode_pairs.empty();
@@ -207,7 +336,7 @@ Result encode(const void* data, Encoding enc, std::string_view in, std::span<cha
         continue;
       }
     }
-    if (!lookup_encode(t, cp, code)) {
+    if (!dense_encode(d, cp, code)) {
       if (fail(ErrorKind::NoEquivalent, i, l, n - i)) break;
       continue;
     }
@@ -225,7 +354,11 @@ Result encode(const void* data, Encoding enc, std::string_view in, std::span<cha
 
 const void* multibyte_data(Encoding e) noexcept {
   if (info(e).max_char_length == 1 || e == Encoding::UTF8) return nullptr;
-  return mapping_table(e);
+  // Called once per encoding, while the codec registry is built.
+  static Holder holders[encoding_count];
+  Holder& h = holders[static_cast<std::size_t>(e)];
+  h.table = mapping_table(e);
+  return h.table ? &h : nullptr;
 }
 
 // A byte may decode to U+FFFD (3 bytes), a two-byte character to two code
