@@ -5,6 +5,8 @@
 // random places, several errors per string included.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <random>
 #include <string>
 
@@ -104,6 +106,107 @@ std::vector<Encoding> implemented() {
   return v;
 }
 
+// Sample sizes: PGCODEC_LIVE_SCALE multiplies them; PGCODEC_LIVE_FULL=1 (the
+// nightly job, ci/nightly) takes every character of every encoding.
+std::size_t scaled(std::size_t base) {
+  const char* s = std::getenv("PGCODEC_LIVE_SCALE");
+  const long k = s ? std::strtol(s, nullptr, 10) : 1;
+  return base * static_cast<std::size_t>(k > 0 ? k : 1);
+}
+bool full_run() {
+  const char* s = std::getenv("PGCODEC_LIVE_FULL");
+  return s && std::string(s) == "1";
+}
+
+template <class T>
+std::vector<T> sample(std::vector<T> v, std::size_t n, std::mt19937& rng) {
+  if (full_run() || v.size() <= n) return v;
+  std::shuffle(v.begin(), v.end(), rng);
+  v.resize(n);
+  return v;
+}
+
+// Single characters, one round trip each: every decodable character of the
+// encoding (a sample of them) plus random two-byte sequences, most of them
+// malformed or unmapped.
+TEST(CodecLive, SingleCharactersDecodeAsTheServer) {
+  Connection c(server().conninfo());
+  std::mt19937 rng(17);
+  int compared = 0, errors = 0;
+  for (Encoding e : implemented()) {
+    const Codec& codec = pgcodec::codec(e);
+    std::vector<std::string> inputs;
+    const auto* t = pgcodec::detail::mapping_table(e);
+    if (t->kind == pgcodec::detail::TableKind::Mapped) {
+      for (auto& r : t->decode)
+        for (std::uint32_t k = 0; k < r.length; ++k) {
+          if (r.code + k < 0x80) continue;
+          inputs.emplace_back();
+          pgcodec::detail::append_code(inputs.back(), r.code + k);
+        }
+      for (auto& lr : t->decode_linear)
+        for (std::uint32_t k = 0; k < lr.length; ++k) {
+          inputs.emplace_back();
+          pgcodec::detail::append_code(inputs.back(), pgcodec::detail::gb18030_code(lr.linear + k));
+        }
+      for (auto& pr : t->decode_pairs) {
+        inputs.emplace_back();
+        pgcodec::detail::append_code(inputs.back(), pr.code);
+      }
+    } else {
+      for (std::uint32_t cp = 0x80; cp <= 0x10FFFF; cp += 1 + static_cast<std::uint32_t>(rng() % 97)) {
+        if (cp >= 0xD800 && cp <= 0xDFFF) continue;
+        inputs.emplace_back();
+        pgcodec::detail::append_utf8(inputs.back(), cp);
+      }
+    }
+    inputs = sample(std::move(inputs), scaled(1500), rng);
+    for (int k = 0; k < 500; ++k)
+      inputs.push_back({static_cast<char>(0x80 + rng() % 128), static_cast<char>(rng() % 256)});
+    c.exec("SET client_encoding = '" + std::string(codec.name()) + "'");
+    for (const auto& in : inputs) {
+      auto r = c.exec_binary("SELECT convert_to($1, 'UTF8')", {in}, {25});
+      const Outcome server = from_result(r, true);
+      std::string out(*codec.max_decoded_size(in.size()), '\0');
+      expect_same(ours(codec.decode(in, out), out), server, codec.name(), in, errors);
+      if (HasFatalFailure()) return;
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 40000);  // single-byte encodings have only ~128 characters each
+  EXPECT_GT(errors, 41 * 100);
+}
+
+// Single code points: the encoding's repertoire (a sample) and random code
+// points, most of them without an equivalent.
+TEST(CodecLive, SingleCodePointsEncodeAsTheServer) {
+  Connection c(server().conninfo());
+  std::mt19937 rng(23);
+  int compared = 0, errors = 0;
+  for (Encoding e : implemented()) {
+    const Codec& codec = pgcodec::codec(e);
+    auto cps = sample(repertoire(e), scaled(1500), rng);
+    for (int k = 0; k < 500; ++k) {
+      std::uint32_t cp;
+      do cp = 0x80 + static_cast<std::uint32_t>(rng() % 0x10FF80); while (cp >= 0xD800 && cp <= 0xDFFF);
+      cps.push_back(cp);
+    }
+    c.exec("SET client_encoding = '" + std::string(codec.name()) + "'");
+    for (auto cp : cps) {
+      std::string in;
+      pgcodec::detail::append_utf8(in, cp);
+      auto raw = c.exec_binary("SELECT convert_from($1, 'UTF8')", {in}, {17});
+      const Outcome server = from_result(raw, false);
+      std::string out(*codec.max_encoded_size(in.size()), '\0');
+      expect_same(ours(codec.encode(in, out), out), server, codec.name(), in, errors);
+      if (HasFatalFailure()) return;
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 41 * 1000);
+  EXPECT_GT(errors, 41 * 100);
+}
+
 TEST(CodecLive, DecodeMatchesServerForClientInput) {
   Connection c(server().conninfo());
   std::mt19937 rng(7);
@@ -120,7 +223,8 @@ TEST(CodecLive, DecodeMatchesServerForClientInput) {
       for (auto& pr : t->decode_pairs) chars.push_back(pr.code);
     }
     c.exec("SET client_encoding = '" + std::string(codec.name()) + "'");
-    for (int n = 0; n < 200; ++n) {
+    const std::size_t strings = scaled(1000);
+    for (std::size_t n = 0; n < strings; ++n) {
       std::string in;
       const std::size_t len = 1 + pick(40);
       for (std::size_t k = 0; k < len; ++k) {
@@ -138,8 +242,8 @@ TEST(CodecLive, DecodeMatchesServerForClientInput) {
       ++compared;
     }
   }
-  EXPECT_GT(compared, 8000);
-  EXPECT_GT(errors, 2000);
+  EXPECT_GT(compared, 41 * 1000 - 1);
+  EXPECT_GT(errors, 41 * 200);
 }
 
 TEST(CodecLive, EncodeMatchesServerForResultText) {
@@ -151,7 +255,8 @@ TEST(CodecLive, EncodeMatchesServerForResultText) {
     const Codec& codec = pgcodec::codec(e);
     const auto rep = repertoire(e);
     c.exec("SET client_encoding = '" + std::string(codec.name()) + "'");
-    for (int n = 0; n < 150; ++n) {
+    const std::size_t strings = scaled(1000);
+    for (std::size_t n = 0; n < strings; ++n) {
       std::string in;
       const std::size_t len = 1 + pick(30);
       for (std::size_t k = 0; k < len; ++k) {
@@ -170,8 +275,8 @@ TEST(CodecLive, EncodeMatchesServerForResultText) {
       ++compared;
     }
   }
-  EXPECT_GT(compared, 4000);
-  EXPECT_GT(errors, 500);
+  EXPECT_GT(compared, 41 * 1000 - 1);
+  EXPECT_GT(errors, 41 * 50);
 }
 
 }  // namespace
