@@ -223,6 +223,33 @@ Result decode(const void* data, Encoding enc, std::string_view in, std::span<cha
       }
       continue;
     }
+    // Fast path: a two-byte code with an entry is, by construction of the
+    // tables, a well-formed character of exactly two bytes (the generator
+    // records only sequences the structural rules accept as one character),
+    // so it needs no further checks.
+    if (p[i] >= 0x80 && i + 1 < n) {
+      const std::uint32_t v = d.two[(p[i] - 0x80u) * 256 + p[i + 1]];
+      if (v && !(v & kPairFlag) && o.fits(4)) {
+        char* w = o.buf.data() + o.w;
+        if (v < 0x80) {  // SHIFT_JIS_2004's 81 5F and 81 B0 decode to ASCII
+          w[0] = static_cast<char>(v);
+          o.w += 1;
+        } else if (v < 0x800) {
+          w[0] = static_cast<char>(0xC0 | (v >> 6));
+          w[1] = static_cast<char>(0x80 | (v & 0x3F));
+          o.w += 2;
+        } else if (v < 0x10000) {
+          w[0] = static_cast<char>(0xE0 | (v >> 12));
+          w[1] = static_cast<char>(0x80 | ((v >> 6) & 0x3F));
+          w[2] = static_cast<char>(0x80 | (v & 0x3F));
+          o.w += 3;
+        } else {
+          put_utf8(o, v);
+        }
+        i += 2;
+        continue;
+      }
+    }
     if (p[i] == 0) {
       if (fail(ErrorKind::InvalidByteSequence, 1)) break;
       continue;
