@@ -323,6 +323,26 @@ Result encode(const void* data, Encoding enc, std::string_view in, std::span<cha
       }
       continue;
     }
+    // Fast path: a three-byte UTF-8 character (all of CJK) whose code point
+    // has a two-byte code, in an encoding without combined characters.
+    if (!combined && (p[i] & 0xF0u) == 0xE0u && n - i >= 3 && o.fits(2)) {
+      const std::uint32_t c0 = p[i], c1 = p[i + 1], c2 = p[i + 2];
+      const bool ok = (c1 & 0xC0u) == 0x80u && (c2 & 0xC0u) == 0x80u &&
+                      (c0 != 0xE0 || c1 >= 0xA0) && (c0 != 0xED || c1 < 0xA0);
+      if (ok) {
+        const std::uint32_t cp = ((c0 & 0x0Fu) << 12) | ((c1 & 0x3Fu) << 6) | (c2 & 0x3Fu);
+        if (const auto page = d.page_of[cp >> 8]) {
+          const std::uint32_t code = d.pages[page - 1][cp & 0xFF];
+          if (code > 0xFF && code <= 0xFFFF) {
+            o.buf[o.w] = static_cast<char>(code >> 8);
+            o.buf[o.w + 1] = static_cast<char>(code & 0xFF);
+            o.w += 2;
+            i += 3;
+            continue;
+          }
+        }
+      }
+    }
     const std::size_t l = p[i] ? utf8_multibyte_length(p + i, n - i) : 0;
     if (!l) {
       if (!final && p[i] &&
