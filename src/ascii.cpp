@@ -59,4 +59,12 @@ std::size_t ascii_run(const unsigned char* p, std::size_t n) noexcept { return c
 
 const char* ascii_impl_name() noexcept { return chosen().name; }
 
+bool fast_paths() noexcept {
+  static const bool fast = [] {
+    const char* force = std::getenv("PGCODEC_FORCE_IMPL");
+    return !(force && std::strcmp(force, "scalar") == 0);
+  }();
+  return fast;
+}
+
 }  // namespace pgcodec::detail

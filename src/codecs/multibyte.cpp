@@ -192,6 +192,7 @@ Result finish(Result r, std::size_t i, const Out& o) {
 Result decode(const void* data, Encoding enc, std::string_view in, std::span<char> out,
               ErrorMode mode, bool final) noexcept {
   const Dense& d = dense_of(data);
+  const bool fast = fast_paths();
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
   const std::size_t n = in.size();
   Out o{out};
@@ -227,7 +228,7 @@ Result decode(const void* data, Encoding enc, std::string_view in, std::span<cha
     // tables, a well-formed character of exactly two bytes (the generator
     // records only sequences the structural rules accept as one character),
     // so it needs no further checks.
-    if (p[i] >= 0x80 && i + 1 < n) {
+    if (fast && p[i] >= 0x80 && i + 1 < n) {
       const std::uint32_t v = d.two[(p[i] - 0x80u) * 256 + p[i + 1]];
       if (v && !(v & kPairFlag) && o.fits(4)) {
         char* w = o.buf.data() + o.w;
@@ -288,6 +289,7 @@ bool utf8_legal(const unsigned char* s, std::size_t claimed, std::size_t avail) 
 Result encode(const void* data, Encoding enc, std::string_view in, std::span<char> out,
               ErrorMode mode, bool final) noexcept {
   const Dense& d = dense_of(data);
+  const bool fast = fast_paths();
   const MappingTable& t = *d.table;
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
   const std::size_t n = in.size();
@@ -325,7 +327,7 @@ Result encode(const void* data, Encoding enc, std::string_view in, std::span<cha
     }
     // Fast path: a three-byte UTF-8 character (all of CJK) whose code point
     // has a two-byte code, in an encoding without combined characters.
-    if (!combined && (p[i] & 0xF0u) == 0xE0u && n - i >= 3 && o.fits(2)) {
+    if (fast && !combined && (p[i] & 0xF0u) == 0xE0u && n - i >= 3 && o.fits(2)) {
       const std::uint32_t c0 = p[i], c1 = p[i + 1], c2 = p[i + 2];
       const bool ok = (c1 & 0xC0u) == 0x80u && (c2 & 0xC0u) == 0x80u &&
                       (c0 != 0xE0 || c1 >= 0xA0) && (c0 != 0xED || c1 < 0xA0);

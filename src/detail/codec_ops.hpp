@@ -46,5 +46,8 @@ std::size_t ascii_run(const unsigned char* p, std::size_t n) noexcept;
 std::size_t ascii_run_scalar(const unsigned char* p, std::size_t n) noexcept;
 // The name of the implementation ascii_run uses ("sse2" or "scalar").
 const char* ascii_impl_name() noexcept;
+// False under PGCODEC_FORCE_IMPL=scalar: the codecs then skip their fast
+// paths (SSE2 scanning, table-entry shortcuts) and take the general loop.
+bool fast_paths() noexcept;
 
 }  // namespace pgcodec::detail
