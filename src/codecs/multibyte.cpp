@@ -38,6 +38,15 @@ struct Out {
     std::memcpy(buf.data() + w, p, n);
     w += n;
   }
+  // Copies the ASCII run at in[i] (all encodings pass it through) as far as
+  // it fits; false when the output filled up first.
+  bool ascii(const unsigned char* in, std::size_t n, std::size_t& i) {
+    const std::size_t run = ascii_run(in + i, n - i);
+    const std::size_t take = fits(run) ? run : buf.size() - w;
+    put(in + i, take);
+    i += take;
+    return take == run;
+  }
 };
 
 std::size_t utf8_len(std::uint32_t cp) { return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4; }
@@ -213,16 +222,10 @@ Result decode(const void* data, Encoding enc, std::string_view in, std::span<cha
     return false;
   };
   while (i < n) {
-    if (p[i] - 1u < 0x7Fu) {  // ASCII run
-      const std::size_t run = ascii_run(p + i, n - i);
-      const std::size_t take = o.fits(run) ? run : o.buf.size() - o.w;
-      o.put(p + i, take);
-      i += take;
-      if (take < run) {
-        r.status = Status::OutputFull;
-        break;
-      }
-      continue;
+    if (p[i] - 1u < 0x7Fu) {  // an ASCII run
+      if (o.ascii(p, n, i)) continue;
+      r.status = Status::OutputFull;
+      break;
     }
     // Fast path: a two-byte code with an entry is, by construction of the
     // tables, a well-formed character of exactly two bytes (the generator
@@ -314,16 +317,10 @@ Result encode(const void* data, Encoding enc, std::string_view in, std::span<cha
     return false;
   };
   while (i < n) {
-    if (p[i] - 1u < 0x7Fu) {
-      const std::size_t run = ascii_run(p + i, n - i);
-      const std::size_t take = o.fits(run) ? run : o.buf.size() - o.w;
-      o.put(p + i, take);
-      i += take;
-      if (take < run) {
-        r.status = Status::OutputFull;
-        break;
-      }
-      continue;
+    if (p[i] - 1u < 0x7Fu) {  // an ASCII run
+      if (o.ascii(p, n, i)) continue;
+      r.status = Status::OutputFull;
+      break;
     }
     // Fast path: a three-byte UTF-8 character (all of CJK) whose code point
     // has a two-byte code, in an encoding without combined characters.

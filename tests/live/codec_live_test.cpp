@@ -83,6 +83,18 @@ std::vector<std::uint32_t> repertoire(Encoding e) {
   return v;
 }
 
+// The server's answers on the client_encoding path (client_encoding must be
+// set): bytes sent as a text parameter are decoded (pg_client_to_server), text
+// sent back is encoded (pg_server_to_client).
+Outcome server_decode(Connection& c, const std::string& bytes) {
+  auto r = c.exec_binary("SELECT convert_to($1, 'UTF8')", {bytes}, {25});
+  return from_result(r, true);
+}
+Outcome server_encode(Connection& c, const std::string& utf8) {
+  auto r = c.exec_binary("SELECT convert_from($1, 'UTF8')", {utf8}, {17});
+  return from_result(r, false);
+}
+
 // Same acceptance, same output or same SQLSTATE and message; counts errors.
 void expect_same(const Outcome& mine, const Outcome& server, std::string_view codec,
                  const std::string& in, int& errors) {
@@ -165,8 +177,7 @@ TEST(CodecLive, SingleCharactersDecodeAsTheServer) {
       inputs.push_back({static_cast<char>(0x80 + rng() % 128), static_cast<char>(rng() % 256)});
     c.exec("SET client_encoding = '" + std::string(codec.name()) + "'");
     for (const auto& in : inputs) {
-      auto r = c.exec_binary("SELECT convert_to($1, 'UTF8')", {in}, {25});
-      const Outcome server = from_result(r, true);
+      const Outcome server = server_decode(c, in);
       std::string out(*codec.max_decoded_size(in.size()), '\0');
       expect_same(ours(codec.decode(in, out), out), server, codec.name(), in, errors);
       if (HasFatalFailure()) return;
@@ -195,8 +206,7 @@ TEST(CodecLive, SingleCodePointsEncodeAsTheServer) {
     for (auto cp : cps) {
       std::string in;
       pgcodec::detail::append_utf8(in, cp);
-      auto raw = c.exec_binary("SELECT convert_from($1, 'UTF8')", {in}, {17});
-      const Outcome server = from_result(raw, false);
+      const Outcome server = server_encode(c, in);
       std::string out(*codec.max_encoded_size(in.size()), '\0');
       expect_same(ours(codec.encode(in, out), out), server, codec.name(), in, errors);
       if (HasFatalFailure()) return;
@@ -234,8 +244,7 @@ TEST(CodecLive, DecodeMatchesServerForClientInput) {
         else if (roll < 19) in.push_back(static_cast<char>(0x80 + pick(128)));
         else in.push_back(static_cast<char>(pick(3) == 0 ? 0 : pick(256)));
       }
-      auto r = c.exec_binary("SELECT convert_to($1, 'UTF8')", {in}, {25});
-      const Outcome server = from_result(r, true);
+      const Outcome server = server_decode(c, in);
       std::string out(*codec.max_decoded_size(in.size()), '\0');
       expect_same(ours(codec.decode(in, out), out), server, codec.name(), in, errors);
       if (HasFatalFailure()) return;
@@ -267,8 +276,7 @@ TEST(CodecLive, EncodeMatchesServerForResultText) {
         else do cp = 0x80 + static_cast<std::uint32_t>(pick(0x10FF7F)); while (cp >= 0xD800 && cp <= 0xDFFF);
         pgcodec::detail::append_utf8(in, cp);
       }
-      auto raw = c.exec_binary("SELECT convert_from($1, 'UTF8')", {in}, {17});
-      const Outcome server = from_result(raw, false);
+      const Outcome server = server_encode(c, in);
       std::string out(*codec.max_encoded_size(in.size()), '\0');
       expect_same(ours(codec.encode(in, out), out), server, codec.name(), in, errors);
       if (HasFatalFailure()) return;
