@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 
 #include "detail/reference.hpp"
+#include "detail/verify.hpp"
 #include "pgcodec/codec.hpp"
 #include "tables/table.hpp"
 
@@ -233,6 +234,69 @@ TEST_F(Cli, CheckReportsEveryUnmappableCodePointWithItsOffsetAndMessage) {
                            std::to_string(expected[0].first) + "\n")
           << name;
     }
+  }
+}
+
+// Multibyte encodings: every one- and two-byte sequence with a high lead (and
+// EUC's 0x8F three-byte space), each followed by a NUL, in one file: check
+// must report exactly the errors an in-order scan built from the structural
+// rules and the single-character reference finds, and convert --errors
+// replace must give the same text. The file spans several 64 KiB chunks.
+TEST_F(Cli, MultibyteSequencesThroughCheckAndConvert) {
+  for (Encoding e : implemented()) {
+    if (pgcodec::info(e).max_char_length == 1 || e == Encoding::UTF8) continue;
+    const auto& t = *pgcodec::detail::mapping_table(e);
+    const std::string name(pgcodec::info(e).name);
+    std::string data;
+    for (int b = 0x80; b < 0x100; ++b) data += {static_cast<char>(b), '\0'};
+    for (int b1 = 0x80; b1 < 0x100; ++b1)
+      for (int b2 = 1; b2 < 0x100; ++b2) data += {static_cast<char>(b1), static_cast<char>(b2), '\0'};
+    if (e == Encoding::EUC_JP || e == Encoding::EUC_JIS_2004)
+      for (int b2 = 0xA0; b2 < 0x100; ++b2)
+        for (int b3 = 0xA0; b3 < 0x100; ++b3)
+          data += {'\x8f', static_cast<char>(b2), static_cast<char>(b3), '\0'};
+    // The expectation, scanning in order and resuming as check does.
+    std::vector<std::pair<std::size_t, RefStatus>> errors;
+    std::string text;
+    const auto* p = reinterpret_cast<const unsigned char*>(data.data());
+    for (std::size_t i = 0; i < data.size();) {
+      if (p[i] && p[i] < 0x80) {
+        text.push_back(data[i++]);
+        continue;
+      }
+      const int l = p[i] ? pgcodec::detail::verify_char(e, p + i, data.size() - i) : -1;
+      if (l < 0) {
+        errors.emplace_back(i, RefStatus::InvalidByteSequence);
+        text += "\xEF\xBF\xBD";
+        i += 1;
+        continue;
+      }
+      const auto a = pgcodec::detail::reference_decode(t, data.substr(i, static_cast<std::size_t>(l)));
+      if (a.status == RefStatus::Ok) {
+        text += a.output;
+      } else {
+        errors.emplace_back(i, RefStatus::NoEquivalent);
+        text += "\xEF\xBF\xBD";
+      }
+      i += static_cast<std::size_t>(l);
+    }
+    const auto file = write("mb-" + name, data);
+    CliRun c = run("check -f " + name + " --json " + file);
+    EXPECT_EQ(c.status, 1) << name;
+    std::istringstream lines(c.out);
+    std::string line;
+    std::size_t k = 0;
+    while (std::getline(lines, line) && k < errors.size()) {
+      auto j = nlohmann::json::parse(line);
+      ASSERT_EQ(j["offset"].get<std::size_t>(), errors[k].first) << name << " " << line;
+      ASSERT_EQ(j["kind"].get<std::string>(), kind_name(errors[k].second)) << name << " " << line;
+      ++k;
+    }
+    EXPECT_EQ(k, errors.size()) << name;
+    EXPECT_FALSE(std::getline(lines, line)) << name << ": extra error " << line;
+    CliRun v = run("convert -f " + name + " -t UTF8 --errors replace " + file);
+    EXPECT_EQ(v.status, 0) << name;
+    EXPECT_TRUE(v.out == text) << name << ": replaced text differs";
   }
 }
 
