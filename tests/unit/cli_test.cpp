@@ -238,7 +238,9 @@ TEST_F(Cli, CheckReportsEveryUnmappableCodePointWithItsOffsetAndMessage) {
 }
 
 // Multibyte encodings: every one- and two-byte sequence with a high lead (and
-// EUC's 0x8F three-byte space), each followed by a NUL, in one file: check
+// EUC's 0x8F three-byte space), each followed by a NUL, then the well-formed
+// four-byte spaces of EUC_TW (planes 1-7) and GB18030 and MULE's three-byte
+// sets, in one file: check
 // must report exactly the errors an in-order scan built from the structural
 // rules and the single-character reference finds, and convert --errors
 // replace must give the same text. The file spans several 64 KiB chunks.
@@ -255,6 +257,24 @@ TEST_F(Cli, MultibyteSequencesThroughCheckAndConvert) {
       for (int b2 = 0xA0; b2 < 0x100; ++b2)
         for (int b3 = 0xA0; b3 < 0x100; ++b3)
           data += {'\x8f', static_cast<char>(b2), static_cast<char>(b3), '\0'};
+    // The well-formed three- and four-byte spaces need no separators.
+    if (e == Encoding::EUC_TW)
+      for (int b2 = 0xA1; b2 <= 0xA7; ++b2)
+        for (int b3 = 0xA1; b3 <= 0xFE; ++b3)
+          for (int b4 = 0xA1; b4 <= 0xFE; ++b4)
+            data += {'\x8e', static_cast<char>(b2), static_cast<char>(b3), static_cast<char>(b4)};
+    if (e == Encoding::GB18030)
+      for (int b1 = 0x81; b1 <= 0xFE; ++b1)
+        for (int b2 = 0x30; b2 <= 0x39; ++b2)
+          for (int b3 = 0x81; b3 <= 0xFE; ++b3)
+            for (int b4 = 0x30; b4 <= 0x39; ++b4)
+              data += {static_cast<char>(b1), static_cast<char>(b2), static_cast<char>(b3),
+                       static_cast<char>(b4)};
+    if (e == Encoding::MULE_INTERNAL)
+      for (int b1 = 0x90; b1 <= 0x99; ++b1)
+        for (int b2 = 0xA0; b2 < 0x100; ++b2)
+          for (int b3 = 0xA0; b3 < 0x100; ++b3)
+            data += {static_cast<char>(b1), static_cast<char>(b2), static_cast<char>(b3)};
     // The expectation, scanning in order and resuming as check does.
     std::vector<std::pair<std::size_t, RefStatus>> errors;
     std::string text;
