@@ -205,7 +205,7 @@ std::size_t Codec::char_length(std::string_view s, std::size_t at) const noexcep
 
 namespace {
 template <class Fn>
-std::string convert_alloc(std::string_view in, std::optional<std::size_t> cap, Fn fn) {
+std::string convert_alloc(std::optional<std::size_t> cap, Fn fn) {
   if (!cap) throw std::length_error("pgcodec: input too large");
   std::string out(*cap, '\0');
   Result r = fn(std::span<char>(out.data(), out.size()));
@@ -213,18 +213,17 @@ std::string convert_alloc(std::string_view in, std::optional<std::size_t> cap, F
   if (r.status == Status::Unsupported)
     throw std::logic_error("pgcodec: this encoding's codec is not implemented yet");
   out.resize(r.written);
-  (void)in;
   return out;
 }
 }  // namespace
 
 std::string Codec::decode(std::string_view in, ErrorMode mode) const {
-  return convert_alloc(in, max_decoded_size(in.size()),
+  return convert_alloc(max_decoded_size(in.size()),
                        [&](std::span<char> o) { return decode(in, o, mode); });
 }
 
 std::string Codec::encode(std::string_view utf8, ErrorMode mode) const {
-  return convert_alloc(utf8, max_encoded_size(utf8.size()),
+  return convert_alloc(max_encoded_size(utf8.size()),
                        [&](std::span<char> o) { return encode(utf8, o, mode); });
 }
 

@@ -32,7 +32,6 @@ Result StreamDecoder::feed(std::string_view chunk, std::span<char> out) noexcept
     const std::size_t extra = std::min(chunk.size(), window.size() - carried_);
     std::memcpy(window.data() + carried_, chunk.data(), extra);
     const std::size_t have = carried_ + extra;
-    const std::size_t base = position_;
     Result r = decode_at({window.data(), have}, out, false);
     total.written = r.written;
     if (r.status != Status::Ok) {
@@ -47,7 +46,6 @@ Result StreamDecoder::feed(std::string_view chunk, std::span<char> out) noexcept
       std::memmove(carry_.data(), window.data() + r.consumed, keep);
       carried_ = keep;
       total.consumed = chunk.size();
-      (void)base;
       return total;
     }
     // Resume in the chunk right after the last whole character converted.

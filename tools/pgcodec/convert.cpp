@@ -39,7 +39,7 @@ std::size_t input_offset(const Codec& from, std::string_view in, std::size_t utf
 // for the next round; calls `block(bytes, base_offset, final)` with runs of
 // whole characters. Returns false on a read error.
 template <class Block>
-bool for_each_block(std::FILE* in, const Codec& from, Block block) {
+bool for_each_block(std::FILE* in, Block block) {
   std::vector<char> buf(kChunk + 16);
   std::size_t have = 0, base = 0;
   for (;;) {
@@ -49,7 +49,6 @@ bool for_each_block(std::FILE* in, const Codec& from, Block block) {
     const bool eof = got == 0;
     std::size_t used = block(std::string_view(buf.data(), have), base, eof);
     if (used == static_cast<std::size_t>(-1)) return true;  // stop requested
-    (void)from;
     base += used;
     std::memmove(buf.data(), buf.data() + used, have - used);
     have -= used;
@@ -70,7 +69,7 @@ int run_convert(const ConvertOptions& o, std::FILE* in, std::FILE* out, std::FIL
     status = 1;
     return static_cast<std::size_t>(-1);
   };
-  const bool ok = for_each_block(in, from, [&](std::string_view block, std::size_t base, bool eof) -> std::size_t {
+  const bool ok = for_each_block(in, [&](std::string_view block, std::size_t base, bool eof) -> std::size_t {
     Result d = eof ? from.decode(block, utf8, o.mode) : from.decode_partial(block, utf8, o.mode);
     if (d.status == Status::Error) {
       // Convert what came before the error, as PostgreSQL would have
@@ -116,7 +115,7 @@ int run_check(const ConvertOptions& o, std::FILE* in, std::FILE* out) {
       std::fprintf(out, "%zu: %s [%s]: %s\n", offset, kind, e.sqlstate(), e.message().c_str());
     }
   };
-  const bool ok = for_each_block(in, from, [&](std::string_view block, std::size_t base, bool eof) -> std::size_t {
+  const bool ok = for_each_block(in, [&](std::string_view block, std::size_t base, bool eof) -> std::size_t {
     std::size_t start = 0;  // where the current error-free stretch begins
     auto flush_target = [&](std::size_t end) {
       if (!o.to || end <= start) return;
