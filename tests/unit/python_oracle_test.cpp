@@ -1,0 +1,40 @@
+// The embedded-CPython reference adapter.
+#include "oracle/python.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using pgcodec::oracle::OutcomeKind;
+using pgcodec::oracle::PythonCodec;
+
+TEST(PythonOracle, DecodesAndEncodes) {
+  PythonCodec sjis("shift_jis");
+  auto d = sjis.decode("\x82\xa0" "A");
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(d.output, "\xe3\x81\x82" "A");
+  auto e = sjis.encode("\xe3\x81\x82" "A");
+  ASSERT_TRUE(e.ok());
+  EXPECT_EQ(e.output, "\x82\xa0" "A");
+}
+
+TEST(PythonOracle, FailureKindsFromReasons) {
+  PythonCodec utf8("utf-8");
+  auto bad = utf8.decode("ab\xc3\x28");
+  EXPECT_EQ(bad.kind, OutcomeKind::InvalidByteSequence);
+  EXPECT_TRUE(bad.offset_known);
+  EXPECT_EQ(bad.offset, 2u);
+  PythonCodec cp1252("cp1252");
+  EXPECT_EQ(cp1252.decode("a\x81").kind, OutcomeKind::NoEquivalent);  // maps to <undefined>
+  PythonCodec latin1("iso8859-1");
+  EXPECT_EQ(latin1.encode("\xe2\x82\xac").kind, OutcomeKind::NoEquivalent);
+  // The CJK codecs say "illegal multibyte sequence" for both kinds.
+  PythonCodec sjis("shift_jis");
+  EXPECT_EQ(sjis.encode("\xe2\x82\xac").kind, OutcomeKind::Unspecified);
+}
+
+TEST(PythonOracle, UnknownCodecThrows) {
+  EXPECT_THROW(PythonCodec("euc_tw"), std::runtime_error);
+}
+
+}  // namespace
