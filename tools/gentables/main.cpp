@@ -186,7 +186,6 @@ BuiltTable build_table(const Answers& a) {
       throw std::runtime_error(std::string(info(a.enc).name) + ": " + hex_bytes(in) + " decodes to " +
                                std::to_string(cps.size()) + " code points");
   }
-  std::map<std::uint32_t, std::string> single;  // for pairs: what each cp encodes to alone
   for (std::size_t i = 0; i < a.enc_inputs.size(); ++i) {
     if (a.encd[i].verdict != Verdict::Ok) continue;
     const auto out = a.encd[i].output();
