@@ -82,16 +82,6 @@ BuiltTable TableBuilder::finish(detail::TableKind kind) {
   return t;
 }
 
-std::vector<std::pair<std::uint32_t, std::uint32_t>> decoded_codes(const BuiltTable& t) {
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
-  for (auto& r : t.decode)
-    for (std::uint32_t k = 0; k < r.length; ++k) out.emplace_back(r.code + k, r.cp + k);
-  for (auto& r : t.decode_linear)
-    for (std::uint32_t k = 0; k < r.length; ++k)
-      out.emplace_back(detail::gb18030_code(r.linear + k), r.cp + k);
-  return out;
-}
-
 std::string table_symbol(Encoding e) {
   std::string s(info(e).name);
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

@@ -38,9 +38,6 @@ class TableBuilder {
   std::vector<detail::Pair> dpairs_, epairs_;
 };
 
-// Every (code, cp) a table decodes, expanded from its runs.
-std::vector<std::pair<std::uint32_t, std::uint32_t>> decoded_codes(const BuiltTable& t);
-
 // C++ identifier stem for an encoding's table ("sjis", "iso_8859_5").
 std::string table_symbol(Encoding e);
 

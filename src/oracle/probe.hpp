@@ -11,7 +11,7 @@
 
 #include "oracle/pq.hpp"
 
-namespace pgcodec::gen {
+namespace pgcodec::oracle {
 
 enum class Verdict : std::uint8_t { Ok, Invalid, NoEquivalent };
 
@@ -42,9 +42,9 @@ class ProbePool {
   std::uint64_t items_probed() const noexcept { return probed_; }
 
  private:
-  std::vector<oracle::Connection> conns_;
+  std::vector<Connection> conns_;
   std::string version_;
   std::atomic<std::uint64_t> probed_{0};
 };
 
-}  // namespace pgcodec::gen
+}  // namespace pgcodec::oracle

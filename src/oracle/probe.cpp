@@ -1,10 +1,10 @@
-#include "probe.hpp"
+#include "oracle/probe.hpp"
 
 #include <mutex>
 #include <stdexcept>
 #include <thread>
 
-namespace pgcodec::gen {
+namespace pgcodec::oracle {
 namespace {
 
 // Tries a whole batch in one subtransaction (cheap when all succeed), and
@@ -100,7 +100,7 @@ std::vector<Probe> ProbePool::run(const std::vector<std::string>& chain, std::si
   const std::string chain_lit = chain_literal(chain);
   std::mutex input_mu;  // `input` need not be thread-safe
 
-  auto worker = [&](oracle::Connection& conn) {
+  auto worker = [&](Connection& conn) {
     std::vector<std::string> batch;
     for (;;) {
       const std::size_t first = next.fetch_add(kBatch);
@@ -125,7 +125,7 @@ std::vector<Probe> ProbePool::run(const std::vector<std::string>& chain, std::si
           const auto idx = first + static_cast<std::size_t>(std::stoul(std::string(r.get(row, 0)))) - 1;
           Probe& p = out[idx];
           if (r.is_null(row, 2)) {
-            const std::string bytes = oracle::unhex_bytea(r.get(row, 1));
+            const std::string bytes = unhex_bytea(r.get(row, 1));
             if (bytes.size() > sizeof p.bytes)
               throw std::runtime_error("an answer of " + std::to_string(bytes.size()) +
                                        " bytes does not fit a probe");
@@ -158,4 +158,4 @@ std::vector<Probe> ProbePool::run(const std::vector<std::string>& chain, std::si
   return out;
 }
 
-}  // namespace pgcodec::gen
+}  // namespace pgcodec::oracle

@@ -1,0 +1,75 @@
+// PostgreSQL as the reference: what the server answers for every single
+// character an encoding can spell (the inputs the table generator and the
+// verifier enumerate), and for whole strings on the client_encoding path.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "oracle/outcome.hpp"
+#include "oracle/probe.hpp"
+#include "pgcodec/encoding.hpp"
+#include "tables/table.hpp"
+
+namespace pgcodec::oracle {
+
+// ---------------------------------------------------------------------------
+// Text helpers shared by the tools.
+
+std::string hex_bytes(std::string_view s);         // "82 a0", "(empty)"
+std::string utf8(std::uint32_t cp);                // one code point as UTF-8
+std::vector<std::uint32_t> code_points_of(std::string_view valid_utf8);
+std::string code_points_text(std::string_view valid_utf8);  // "U+3042 U+309A"
+// Whether `s` is exactly one well-formed character of `e`.
+bool single_char(Encoding e, std::string_view s);
+
+// ---------------------------------------------------------------------------
+// The enumerated inputs.
+
+// Every single byte, every two-byte sequence with a high lead byte, and the
+// three- and four-byte spaces of EUC_JP, EUC_JIS_2004, EUC_TW, GB18030 and
+// MULE_INTERNAL.
+std::vector<std::string> decode_candidates(Encoding e);
+// U+0001..U+10FFFF without the surrogates.
+std::vector<std::uint32_t> all_code_points();
+
+// Which path's semantics the server is asked about. They agree on single
+// characters except for SQL_ASCII: convert() copies SQL_ASCII bytes as they
+// are, while a UTF8 server validates what a SQL_ASCII client sends as UTF8.
+enum class Path : std::uint8_t { Convert, Client };
+
+// The server's answers for one encoding.
+struct Answers {
+  Encoding enc{};
+  std::vector<std::string> dec_inputs;
+  std::vector<Probe> dec;
+  std::vector<std::uint32_t> enc_inputs;  // code points
+  std::vector<Probe> encd;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pair_inputs;  // decoded pairs
+  std::vector<Probe> pairs;
+  // MULE_INTERNAL only: answers that are a policy of ours rather than the
+  // server's (code points no member encoding has), see docs/mule-internal.md.
+  std::size_t policy_answers = 0;
+};
+
+Answers probe_encoding(ProbePool& pool, Encoding e, const std::vector<std::uint32_t>& cps,
+                       Path path = Path::Convert);
+
+// MULE_INTERNAL's member encodings, in the order a code point is tried.
+std::span<const Encoding> mule_members() noexcept;
+// MULE_INTERNAL through its members; `member` gives each member's table.
+using MemberTable = std::function<detail::MappingTable(Encoding)>;
+Answers probe_mule(ProbePool& pool, const MemberTable& member, const std::vector<std::uint32_t>& cps,
+                   std::ostream& log);
+
+// Every (code, code point) a table decodes, expanded from its runs.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> decoded_codes(const detail::MappingTable& t);
+
+Outcome to_outcome(const Probe& p);
+
+}  // namespace pgcodec::oracle
