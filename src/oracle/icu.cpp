@@ -74,8 +74,9 @@ Outcome convert(UConverter* to, UConverter* from, Stop& stop, std::string_view i
   ucnv_reset(to);
   ucnv_reset(from);
   stop = Stop{};
-  std::vector<char> out(in.size() * 4 + 16);
-  std::vector<UChar> pivot(1024);
+  thread_local std::vector<char> out;
+  thread_local std::vector<UChar> pivot(1024);
+  out.resize(in.size() * 4 + 16);
   UChar* ps = pivot.data();
   UChar* pt = pivot.data();
   char* target = out.data();

@@ -12,12 +12,4 @@ const char* to_string(OutcomeKind k) noexcept {
   return "?";
 }
 
-bool agree(const Outcome& a, const Outcome& b) noexcept {
-  if (a.ok() != b.ok()) return false;
-  if (a.ok()) return a.output == b.output;
-  if (a.kind != b.kind && a.kind != OutcomeKind::Unspecified && b.kind != OutcomeKind::Unspecified)
-    return false;
-  return !(a.offset_known && b.offset_known) || a.offset == b.offset;
-}
-
 }  // namespace pgcodec::oracle

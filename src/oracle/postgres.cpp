@@ -113,10 +113,10 @@ std::vector<std::uint32_t> all_code_points() {
 
 
 Answers probe_encoding(ProbePool& pool, Encoding e, const std::vector<std::uint32_t>& cps,
-                       Path path) {
+                       Path path, const std::vector<std::string>* dec_inputs) {
   Answers a;
   a.enc = e;
-  a.dec_inputs = decode_candidates(e);
+  a.dec_inputs = dec_inputs ? *dec_inputs : decode_candidates(e);
   // SQL_ASCII on the client path: the server validates as UTF8.
   const std::string from = path == Path::Client && e == Encoding::SQL_ASCII ? "UTF8" : chain_name(e);
   a.dec = pool.run({from, "UTF8"}, a.dec_inputs.size(),
@@ -294,6 +294,105 @@ Outcome to_outcome(const Probe& p) {
   if (o.ok()) o.output.assign(p.output());
   o.offset_known = !o.ok();
   return o;
+}
+
+}  // namespace pgcodec::oracle
+
+namespace pgcodec::oracle {
+
+std::string quoted_bytes(std::string_view m) {
+  std::string out;
+  auto hexval = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+  };
+  for (std::size_t i = 0; i + 3 < m.size() + 0; ++i) {
+    if (m[i] != '0' || m[i + 1] != 'x') continue;
+    if (i > 0 && m[i - 1] != ' ') continue;
+    const int hi = hexval(m[i + 2]), lo = hexval(m[i + 3]);
+    if (hi < 0 || lo < 0) continue;
+    out.push_back(static_cast<char>(hi * 16 + lo));
+    i += 3;
+  }
+  return out;
+}
+
+ClientPath::ClientPath(const std::string& conninfo, Encoding e) : conn_(conninfo) {
+  conn_.exec("SET client_encoding = '" + std::string(info(e).name) + "'");
+}
+
+std::vector<ClientPath::Raw> ClientPath::send(bool decoding, const std::vector<std::string>& in) {
+  constexpr std::size_t kWindow = 256;
+  PGconn* c = conn_.raw();
+  const char* sql = decoding ? "SELECT convert_to($1, 'UTF8')" : "SELECT convert_from($1, 'UTF8')";
+  const Oid type = decoding ? 25 : 17;  // text in client_encoding / bytea
+  std::vector<Raw> out(in.size());
+  if (PQenterPipelineMode(c) != 1) throw std::runtime_error("cannot enter pipeline mode");
+  for (std::size_t first = 0; first < in.size(); first += kWindow) {
+    const std::size_t last = std::min(in.size(), first + kWindow);
+    for (std::size_t i = first; i < last; ++i) {
+      const char* value = in[i].data();
+      const int length = static_cast<int>(in[i].size());
+      const int format = 1;
+      if (!PQsendQueryParams(c, sql, 1, &type, &value, &length, &format, 0) || !PQpipelineSync(c))
+        throw std::runtime_error(std::string("pipeline send failed: ") + PQerrorMessage(c));
+    }
+    for (std::size_t i = first; i < last; ++i) {
+      Result r(PQgetResult(c));
+      if (!r.raw()) throw std::runtime_error("pipeline: missing result");
+      if (PQresultStatus(r.raw()) == PGRES_TUPLES_OK) {
+        out[i].ok = true;
+        out[i].output = decoding ? unhex_bytea(r.get(0, 0)) : std::string(r.get(0, 0));
+      } else {
+        const char* st = PQresultErrorField(r.raw(), PG_DIAG_SQLSTATE);
+        const char* msg = PQresultErrorField(r.raw(), PG_DIAG_MESSAGE_PRIMARY);
+        out[i].sqlstate = st ? st : "";
+        out[i].message = msg ? msg : "";
+      }
+      while (PGresult* extra = PQgetResult(c)) PQclear(extra);  // end of this query
+      Result sync(PQgetResult(c));
+      if (!sync.raw() || PQresultStatus(sync.raw()) != PGRES_PIPELINE_SYNC)
+        throw std::runtime_error("pipeline: expected a sync point");
+    }
+  }
+  if (PQexitPipelineMode(c) != 1) throw std::runtime_error("cannot leave pipeline mode");
+  return out;
+}
+
+std::vector<Outcome> ClientPath::run(bool decoding, const std::vector<std::string>& in) {
+  const std::vector<Raw> raw = send(decoding, in);
+  std::vector<Outcome> out(in.size());
+  // Offsets: candidate prefixes for every failure, asked in one more round.
+  std::vector<std::string> prefixes;
+  std::vector<std::pair<std::size_t, std::size_t>> owner;  // (input, candidate offset)
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    Outcome& o = out[i];
+    if (raw[i].ok) {
+      o.output = raw[i].output;
+      continue;
+    }
+    if (raw[i].sqlstate == "22021")
+      o.kind = OutcomeKind::InvalidByteSequence;
+    else if (raw[i].sqlstate == "22P05")
+      o.kind = OutcomeKind::NoEquivalent;
+    else
+      throw std::runtime_error("unexpected SQLSTATE " + raw[i].sqlstate + ": " + raw[i].message);
+    const std::string quoted = quoted_bytes(raw[i].message);
+    if (quoted.empty()) continue;
+    for (std::size_t p = in[i].find(quoted); p != std::string::npos; p = in[i].find(quoted, p + 1)) {
+      prefixes.push_back(in[i].substr(0, p));
+      owner.emplace_back(i, p);
+    }
+  }
+  const std::vector<Raw> pre = send(decoding, prefixes);
+  for (std::size_t k = 0; k < pre.size(); ++k) {
+    if (!pre[k].ok) continue;
+    Outcome& o = out[owner[k].first];
+    o.offset = std::max(o.offset_known ? o.offset : 0, owner[k].second);
+    o.offset_known = true;
+  }
+  return out;
 }
 
 }  // namespace pgcodec::oracle

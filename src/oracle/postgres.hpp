@@ -57,8 +57,10 @@ struct Answers {
   std::size_t policy_answers = 0;
 };
 
+// `dec_inputs` replaces decode_candidates(e) when given (a sample).
 Answers probe_encoding(ProbePool& pool, Encoding e, const std::vector<std::uint32_t>& cps,
-                       Path path = Path::Convert);
+                       Path path = Path::Convert,
+                       const std::vector<std::string>* dec_inputs = nullptr);
 
 // MULE_INTERNAL's member encodings, in the order a code point is tried.
 std::span<const Encoding> mule_members() noexcept;
@@ -71,5 +73,34 @@ Answers probe_mule(ProbePool& pool, const MemberTable& member, const std::vector
 std::vector<std::pair<std::uint32_t, std::uint32_t>> decoded_codes(const detail::MappingTable& t);
 
 Outcome to_outcome(const Probe& p);
+
+}  // namespace pgcodec::oracle
+
+namespace pgcodec::oracle {
+
+// The client_encoding path, as a driver meets it: decoding sends each input
+// as a text parameter in `e` and reads the server's UTF-8 back; encoding
+// sends UTF-8 (valid) as bytea and reads the text back in `e`. Thousands of
+// statements per round trip (libpq pipeline mode), each with its own error.
+// The server's message names the failing character's bytes but not their
+// offset; the offset is the last occurrence of those bytes whose prefix the
+// server accepts (offset_known is false if no occurrence qualifies). MULE_INTERNAL cannot
+// be a client encoding of a UTF8 server.
+class ClientPath {
+ public:
+  ClientPath(const std::string& conninfo, Encoding e);
+  std::vector<Outcome> run(bool decoding, const std::vector<std::string>& inputs);
+
+ private:
+  struct Raw {
+    bool ok = false;
+    std::string output, sqlstate, message;
+  };
+  std::vector<Raw> send(bool decoding, const std::vector<std::string>& inputs);
+  Connection conn_;
+};
+
+// The bytes a PostgreSQL conversion error message quotes ("0x82 0xa0").
+std::string quoted_bytes(std::string_view message);
 
 }  // namespace pgcodec::oracle

@@ -70,7 +70,125 @@ Outcome failure(bool decoding) {
   return o;
 }
 
+// The batch runner, defined once in the interpreter. An error handler that
+// notes the first error and skips to the end stands in for try/except, which
+// costs more per failing item.
+constexpr const char* kBatchSource = R"py(
+import codecs
+_first = []
+def _note(e):
+    if not _first:
+        _first.append((e.start, e.reason))
+    return ('' if isinstance(e, UnicodeDecodeError) else b'', len(e.object))
+codecs.register_error('pgcodec_first', _note)
+
+def batch(name, blob, ends, decoding):
+    ends = memoryview(ends).cast('I')
+    res = []
+    ap = res.append
+    first = _first
+    start = 0
+    if decoding:
+        conv = codecs.getdecoder(name)
+        for end in ends:
+            first.clear()
+            s = conv(blob[start:end], 'pgcodec_first')[0]
+            ap(first[0] if first else s)
+            start = end
+    else:
+        conv = codecs.getencoder(name)
+        for end in ends:
+            first.clear()
+            b = conv(blob[start:end].decode('utf-8'), 'pgcodec_first')[0]
+            ap(first[0] if first else b)
+            start = end
+    return res
+)py";
+
+PyObject* batch_function() {
+  static PyObject* fn = [] {
+    Ref module(PyModule_New("pgcodec_oracle"));
+    PyObject* dict = PyModule_GetDict(module.p);
+    PyDict_SetItemString(dict, "__builtins__", PyEval_GetBuiltins());
+    Ref r(PyRun_String(kBatchSource, Py_file_input, dict, dict));
+    if (!r.p) {
+      PyErr_Print();
+      throw std::runtime_error("cannot define the Python batch runner");
+    }
+    PyObject* f = PyDict_GetItemString(dict, "batch");
+    Py_XINCREF(f);
+    return f;
+  }();
+  return fn;
+}
+
+std::size_t utf8_offset_of_code_point(std::string_view s, std::size_t index) {
+  std::size_t i = 0;
+  for (; i < s.size() && index > 0; --index) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    i += b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+  }
+  return i;
+}
+
 }  // namespace
+
+std::string python_codec_name(const std::string& name) {
+  ensure_python();
+  Gil gil;
+  Ref codecs(PyImport_ImportModule("codecs"));
+  Ref info(codecs.p ? PyObject_CallMethod(codecs.p, "lookup", "s", name.c_str()) : nullptr);
+  if (!info.p) {
+    PyErr_Clear();
+    return "";
+  }
+  Ref n(PyObject_GetAttrString(info.p, "name"));
+  if (!n.p) {
+    PyErr_Clear();
+    return name;
+  }
+  return utf8_of(n.p);
+}
+
+void PythonCodec::run(bool decoding, std::span<const std::string> inputs, std::vector<Outcome>& out) {
+  out.assign(inputs.size(), Outcome{});
+  std::string blob;
+  std::vector<std::uint32_t> ends;
+  ends.reserve(inputs.size());
+  for (auto& s : inputs) {
+    blob += s;
+    ends.push_back(static_cast<std::uint32_t>(blob.size()));
+  }
+  Gil gil;
+  PyObject* fn = batch_function();
+  Ref py_blob(PyBytes_FromStringAndSize(blob.data(), static_cast<Py_ssize_t>(blob.size())));
+  Ref py_ends(PyBytes_FromStringAndSize(reinterpret_cast<const char*>(ends.data()),
+                                        static_cast<Py_ssize_t>(ends.size() * sizeof(std::uint32_t))));
+  Ref py_name(PyUnicode_FromString(name_.c_str()));
+  Ref res(PyObject_CallFunctionObjArgs(fn, py_name.p, py_blob.p, py_ends.p,
+                                       decoding ? Py_True : Py_False, nullptr));
+  if (!res.p || !PyList_Check(res.p) || PyList_GET_SIZE(res.p) != static_cast<Py_ssize_t>(inputs.size())) {
+    PyErr_Print();
+    throw std::runtime_error("Python codec \"" + name_ + "\" failed on a batch");
+  }
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    PyObject* item = PyList_GET_ITEM(res.p, static_cast<Py_ssize_t>(i));
+    Outcome& o = out[i];
+    if (PyTuple_Check(item)) {
+      const auto start = static_cast<std::size_t>(PyLong_AsSsize_t(PyTuple_GET_ITEM(item, 0)));
+      o.kind = python_reason_kind(utf8_of(PyTuple_GET_ITEM(item, 1)), decoding);
+      o.offset = decoding ? start : utf8_offset_of_code_point(inputs[i], start);
+      o.offset_known = true;
+    } else if (PyUnicode_Check(item)) {
+      o.output = utf8_of(item);
+    } else {
+      char* p = nullptr;
+      Py_ssize_t n = 0;
+      PyBytes_AsStringAndSize(item, &p, &n);
+      o.output.assign(p, static_cast<std::size_t>(n));
+    }
+  }
+}
 
 OutcomeKind python_reason_kind(std::string_view reason, bool decoding) noexcept {
   if (reason == "character maps to <undefined>") return OutcomeKind::NoEquivalent;

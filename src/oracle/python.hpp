@@ -2,8 +2,10 @@
 // interpreter per process, started on first use; no subprocess per item).
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "oracle/outcome.hpp"
 
@@ -21,11 +23,19 @@ class PythonCodec {
   Outcome decode(std::string_view bytes);
   Outcome encode(std::string_view utf8);
 
+  // Many inputs in one call into Python (each converted on its own, as
+  // decode()/encode() would, with the first error's kind and offset; encode
+  // offsets are turned from code points into UTF-8 byte offsets).
+  void run(bool decoding, std::span<const std::string> inputs, std::vector<Outcome>& out);
+
   const std::string& name() const noexcept { return name_; }
 
  private:
   std::string name_;
 };
+
+// codecs.lookup(name).name, or "" when Python has no such codec.
+std::string python_codec_name(const std::string& name);
 
 // Maps a UnicodeDecodeError/UnicodeEncodeError reason to a kind, or
 // Unspecified when the reason does not say ("illegal multibyte sequence" is
