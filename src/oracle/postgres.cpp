@@ -292,8 +292,8 @@ Outcome to_outcome(const Probe& p) {
            : p.verdict == Verdict::Invalid ? OutcomeKind::InvalidByteSequence
                                            : OutcomeKind::NoEquivalent;
   if (o.ok()) o.output.assign(p.output());
-  o.offset_known = !o.ok();
-  return o;
+  return o;  // convert() does not say where it failed
+
 }
 
 }  // namespace pgcodec::oracle

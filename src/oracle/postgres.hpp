@@ -72,6 +72,7 @@ Answers probe_mule(ProbePool& pool, const MemberTable& member, const std::vector
 // Every (code, code point) a table decodes, expanded from its runs.
 std::vector<std::pair<std::uint32_t, std::uint32_t>> decoded_codes(const detail::MappingTable& t);
 
+// The offset is unknown: convert() does not report it.
 Outcome to_outcome(const Probe& p);
 
 }  // namespace pgcodec::oracle

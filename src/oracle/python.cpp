@@ -3,6 +3,7 @@
 
 #include "oracle/python.hpp"
 
+#include <algorithm>
 #include <mutex>
 #include <stdexcept>
 
@@ -81,6 +82,18 @@ def _note(e):
         _first.append((e.start, e.reason))
     return ('' if isinstance(e, UnicodeDecodeError) else b'', len(e.object))
 codecs.register_error('pgcodec_first', _note)
+_all = []
+def _note_all(e):
+    _all.append((e.start, e.reason))
+    return (b'', e.end)
+codecs.register_error('pgcodec_all', _note_all)
+
+def encode_joined(name, blob):
+    # Inputs joined by NUL, which every codec here writes as one 0x00 byte and
+    # which breaks runs of unencodable characters: one call for all items.
+    _all.clear()
+    out = codecs.getencoder(name)(blob.decode('utf-8'), 'pgcodec_all')[0]
+    return out.split(b'\0'), list(_all)
 
 def batch(name, blob, ends, decoding):
     ends = memoryview(ends).cast('I')
@@ -105,21 +118,20 @@ def batch(name, blob, ends, decoding):
     return res
 )py";
 
-PyObject* batch_function() {
-  static PyObject* fn = [] {
-    Ref module(PyModule_New("pgcodec_oracle"));
-    PyObject* dict = PyModule_GetDict(module.p);
-    PyDict_SetItemString(dict, "__builtins__", PyEval_GetBuiltins());
-    Ref r(PyRun_String(kBatchSource, Py_file_input, dict, dict));
+// A function defined by kBatchSource (the module lives as long as the process).
+PyObject* oracle_function(const char* name) {
+  static PyObject* dict = [] {
+    PyObject* module = PyModule_New("pgcodec_oracle");
+    PyObject* d = PyModule_GetDict(module);
+    PyDict_SetItemString(d, "__builtins__", PyEval_GetBuiltins());
+    Ref r(PyRun_String(kBatchSource, Py_file_input, d, d));
     if (!r.p) {
       PyErr_Print();
       throw std::runtime_error("cannot define the Python batch runner");
     }
-    PyObject* f = PyDict_GetItemString(dict, "batch");
-    Py_XINCREF(f);
-    return f;
+    return d;
   }();
-  return fn;
+  return PyDict_GetItemString(dict, name);
 }
 
 std::size_t utf8_offset_of_code_point(std::string_view s, std::size_t index) {
@@ -132,6 +144,11 @@ std::size_t utf8_offset_of_code_point(std::string_view s, std::size_t index) {
 }
 
 }  // namespace
+
+std::string python_version_string() {
+  std::string v = Py_GetVersion();
+  return v.substr(0, v.find(' '));
+}
 
 std::string python_codec_name(const std::string& name) {
   ensure_python();
@@ -150,7 +167,61 @@ std::string python_codec_name(const std::string& name) {
   return utf8_of(n.p);
 }
 
+namespace {
+std::size_t code_point_count(std::string_view s) {
+  std::size_t n = 0;
+  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+}  // namespace
+
+bool PythonCodec::run_joined(std::span<const std::string> inputs, std::vector<Outcome>& out) {
+  std::string blob;
+  std::vector<std::size_t> starts;  // each item's first code point in the joined text
+  std::size_t at = 0;
+  for (auto& s : inputs) {
+    if (s.find('\0') != std::string::npos) return false;
+    if (!blob.empty() || !starts.empty()) blob.push_back('\0');
+    starts.push_back(at);
+    blob += s;
+    at += code_point_count(s) + 1;
+  }
+  Gil gil;
+  PyObject* fn = oracle_function("encode_joined");
+  Ref py_blob(PyBytes_FromStringAndSize(blob.data(), static_cast<Py_ssize_t>(blob.size())));
+  Ref py_name(PyUnicode_FromString(name_.c_str()));
+  Ref res(fn ? PyObject_CallFunctionObjArgs(fn, py_name.p, py_blob.p, nullptr) : nullptr);
+  if (!res.p) {
+    PyErr_Clear();
+    return false;
+  }
+  PyObject* parts = PyTuple_GET_ITEM(res.p, 0);
+  PyObject* errs = PyTuple_GET_ITEM(res.p, 1);
+  if (PyList_GET_SIZE(parts) != static_cast<Py_ssize_t>(inputs.size())) return false;
+  out.assign(inputs.size(), Outcome{});
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    char* p = nullptr;
+    Py_ssize_t n = 0;
+    PyBytes_AsStringAndSize(PyList_GET_ITEM(parts, static_cast<Py_ssize_t>(i)), &p, &n);
+    out[i].output.assign(p, static_cast<std::size_t>(n));
+  }
+  for (Py_ssize_t k = 0; k < PyList_GET_SIZE(errs); ++k) {
+    PyObject* e = PyList_GET_ITEM(errs, k);
+    const auto start = static_cast<std::size_t>(PyLong_AsSsize_t(PyTuple_GET_ITEM(e, 0)));
+    const std::size_t i =
+        static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), start) - starts.begin()) - 1;
+    Outcome& o = out[i];
+    if (!o.ok()) continue;  // the first error of the item counts
+    o.kind = python_reason_kind(utf8_of(PyTuple_GET_ITEM(e, 1)), false);
+    o.output.clear();
+    o.offset = utf8_offset_of_code_point(inputs[i], start - starts[i]);
+    o.offset_known = true;
+  }
+  return true;
+}
+
 void PythonCodec::run(bool decoding, std::span<const std::string> inputs, std::vector<Outcome>& out) {
+  if (!decoding && run_joined(inputs, out)) return;
   out.assign(inputs.size(), Outcome{});
   std::string blob;
   std::vector<std::uint32_t> ends;
@@ -160,7 +231,7 @@ void PythonCodec::run(bool decoding, std::span<const std::string> inputs, std::v
     ends.push_back(static_cast<std::uint32_t>(blob.size()));
   }
   Gil gil;
-  PyObject* fn = batch_function();
+  PyObject* fn = oracle_function("batch");
   Ref py_blob(PyBytes_FromStringAndSize(blob.data(), static_cast<Py_ssize_t>(blob.size())));
   Ref py_ends(PyBytes_FromStringAndSize(reinterpret_cast<const char*>(ends.data()),
                                         static_cast<Py_ssize_t>(ends.size() * sizeof(std::uint32_t))));

@@ -31,8 +31,12 @@ class PythonCodec {
   const std::string& name() const noexcept { return name_; }
 
  private:
+  bool run_joined(std::span<const std::string> inputs, std::vector<Outcome>& out);
   std::string name_;
 };
+
+// "3.11.2"
+std::string python_version_string();
 
 // codecs.lookup(name).name, or "" when Python has no such codec.
 std::string python_codec_name(const std::string& name);

@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "convert.hpp"
+#include "verify.hpp"
 #include "pgcodec/codec.hpp"
 #include "pgcodec/encoding.hpp"
 
@@ -151,6 +152,45 @@ int main(int argc, char** argv) {
   check->add_option("-t,--to", to, "Also check that every character exists in this encoding");
   check->add_flag("--json", check_json, "One JSON object per error");
   check->add_option("FILE", file, "Input file; - or nothing for standard input");
+  pgcodec::cli::VerifyOptions vo;
+  std::vector<std::string> verify_encodings;
+  bool exhaustive = false;
+  auto* verify = app.add_subcommand(
+      "verify",
+      "Hold pgcodec to PostgreSQL and map where ICU and Python's codecs differ from it.\n\n"
+      "For each encoding the server is asked what every enumerated input converts to: every\n"
+      "single byte, every two-byte sequence with a high lead byte, the three- and four-byte\n"
+      "spaces of EUC_JP, EUC_JIS_2004, EUC_TW, GB18030 and MULE_INTERNAL, every code point\n"
+      "U+0001..U+10FFFF and the two-code-point characters; plus random strings with errors at\n"
+      "random places on the client_encoding path, so offsets inside strings are checked too.\n"
+      "pgcodec's cached, by-name and table paths must give exactly the server's answers.\n"
+      "ICU (strict callbacks) and the Python codecs psycopg 3, psycopg2 and asyncpg use must\n"
+      "differ from the server exactly as the divergence registry (--registry) records: an\n"
+      "unregistered difference fails, and so does a registered one that no longer occurs.\n"
+      "Each failure is printed with a command that reproduces it.\n\n"
+      "A full run (no --encodings, --references or --sample) writes the atlas to docs/atlas\n"
+      "(atlas.md, atlas.json, index.html), or to --out. A throwaway PostgreSQL server is\n"
+      "started and removed unless --dsn or PGCODEC_DSN names one (its database must be UTF8).\n"
+      "Progress goes to standard error: a bar on a terminal, lines otherwise.\n\n"
+      "Exit status: 0 when everything matches, 1 on any difference, 2 on bad usage.");
+  verify->add_option("--encodings", verify_encodings, "Only these encodings (comma-separated names)")
+      ->delimiter(',');
+  verify->add_option("--references", vo.references,
+                     "Only these references (comma-separated): full names such as python-cp932 or\n"
+                     "icu-windows-31j, or the prefixes icu and python")
+      ->delimiter(',');
+  auto* sample_opt = verify->add_option("--sample", vo.sample,
+                                        "Ask about N random inputs per direction and encoding instead of all");
+  verify->add_flag("--exhaustive", exhaustive, "Every enumerated input (the default)")->excludes(sample_opt);
+  verify->add_option("--strings", vo.strings, "Random strings per direction and encoding")->capture_default_str();
+  verify->add_option("-j,--jobs", vo.jobs, "Server connections")->capture_default_str()->check(CLI::Range(1, 32));
+  verify->add_option("--dsn", vo.dsn, "libpq connection string of an existing server");
+  verify->add_option("--registry", vo.registry, "Directory of the divergence registry")->capture_default_str();
+  verify->add_option("--out", vo.out, "Write the atlas here (default on full runs: docs/atlas)");
+  verify->add_flag("--update-registry", vo.update_registry,
+                   "Rewrite the registry files from this run's divergences (exhaustive runs only)");
+  verify->add_option("--show", vo.show, "Failures listed per encoding")->capture_default_str();
+  verify->add_option("--seed", vo.seed, "Seed for samples and random strings")->capture_default_str();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -159,6 +199,22 @@ int main(int argc, char** argv) {
   }
   if (*list) return cmd_list(json);
   if (*resolve) return cmd_resolve(name);
+  if (*verify) {
+    for (auto& n : verify_encodings) {
+      auto e = pgcodec::lookup(n);
+      if (!e) {
+        std::cerr << "pgcodec verify: unknown encoding \"" << n << "\"\n";
+        return 2;
+      }
+      vo.encodings.push_back(*e);
+    }
+    try {
+      return pgcodec::cli::run_verify(vo);
+    } catch (const std::exception& e) {
+      std::cerr << "pgcodec verify: " << e.what() << "\n";
+      return 1;
+    }
+  }
   if (*convert || *check) {
     pgcodec::cli::ConvertOptions o;
     o.from = usable_codec(from, "-f");

@@ -44,6 +44,125 @@ std::vector<std::string> split_tabs(const std::string& line) {
 }
 }  // namespace
 
+namespace {
+
+bool failure_text(const std::string& t) {
+  return t.starts_with("invalid") || t.starts_with("no-equivalent") || t.starts_with("error");
+}
+std::string norm(const std::string& t) { return failure_text(t) ? t : "converts"; }
+
+std::string member_key(const RegistryRow& r, const std::string& input) {
+  return r.direction + '\t' + input + '\t' + norm(r.postgres) + '\t' + norm(r.reference) + '\t' + r.category;
+}
+
+// An input as a number: (byte count, big-endian code) for decode, the code
+// point for encode; false for inputs that are not one number (pairs).
+bool input_number(const RegistryRow& r, const std::string& text, std::uint64_t& n) {
+  n = 0;
+  if (r.direction == "decode") {
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < text.size(); i += 3, ++count) {
+      if (count == 4) return false;
+      n = (n << 8) | std::stoul(text.substr(i, 2), nullptr, 16);
+    }
+    n |= static_cast<std::uint64_t>(count) << 40;
+    return true;
+  }
+  if (!text.starts_with("U+") || text.find(' ') != std::string::npos) return false;
+  n = std::stoul(text.substr(2), nullptr, 16);
+  return true;
+}
+
+std::string number_text(const RegistryRow& r, std::uint64_t n) {
+  char buf[16];
+  if (r.direction == "encode") {
+    std::snprintf(buf, sizeof buf, "U+%04X", static_cast<unsigned>(n));
+    return buf;
+  }
+  const auto count = static_cast<int>(n >> 40);
+  std::string s;
+  for (int k = count - 1; k >= 0; --k) {
+    std::snprintf(buf, sizeof buf, "%s%02x", s.empty() ? "" : " ", static_cast<unsigned>((n >> (8 * k)) & 0xFF));
+    s += buf;
+  }
+  return s;
+}
+
+constexpr std::size_t kFoldAt = 8;  // shorter runs stay single rows
+
+}  // namespace
+
+std::vector<RegistryRow> fold(std::vector<RegistryRow> rows) {
+  std::vector<std::pair<std::uint64_t, RegistryRow>> keyed;
+  std::vector<RegistryRow> out;
+  for (auto& r : rows) {
+    std::uint64_t n = 0;
+    const bool foldable = r.category != "different-mapping" && input_number(r, r.input, n);
+    if (foldable)
+      keyed.emplace_back(n, std::move(r));
+    else
+      out.push_back(std::move(r));
+  }
+  std::stable_sort(keyed.begin(), keyed.end(), [](auto& a, auto& b) {
+    return std::tie(a.second.direction, a.second.category, a.second.note, a.first) <
+           std::tie(b.second.direction, b.second.category, b.second.note, b.first);
+  });
+  for (std::size_t i = 0; i < keyed.size();) {
+    std::size_t j = i + 1;
+    const RegistryRow& a = keyed[i].second;
+    while (j < keyed.size()) {
+      const RegistryRow& b = keyed[j].second;
+      if (keyed[j].first != keyed[j - 1].first + 1 || b.direction != a.direction || b.category != a.category ||
+          b.note != a.note || norm(b.postgres) != norm(a.postgres) || norm(b.reference) != norm(a.reference))
+        break;
+      ++j;
+    }
+    if (j - i >= kFoldAt) {
+      RegistryRow r = a;
+      r.input = a.input + ".." + keyed[j - 1].second.input;
+      r.postgres = norm(a.postgres);
+      r.reference = norm(a.reference);
+      out.push_back(std::move(r));
+    } else {
+      for (std::size_t k = i; k < j; ++k) out.push_back(std::move(keyed[k].second));
+    }
+    i = j;
+  }
+  return out;
+}
+
+RegistryCheck::RegistryCheck(const std::vector<RegistryRow>& registered) {
+  for (auto& r : registered) {
+    const auto dots = r.input.find("..");
+    if (dots == std::string::npos) {
+      exact_.insert(r.key());
+      continue;
+    }
+    std::uint64_t lo = 0, hi = 0;
+    if (!input_number(r, r.input.substr(0, dots), lo) || !input_number(r, r.input.substr(dots + 2), hi) || hi < lo)
+      throw std::runtime_error("registry: bad range " + r.input);
+    for (std::uint64_t n = lo; n <= hi; ++n) members_.insert(member_key(r, number_text(r, n)));
+  }
+}
+
+bool RegistryCheck::registered(const RegistryRow& r) const {
+  return exact_.count(r.key()) || members_.count(member_key(r, r.input));
+}
+
+std::vector<std::string> RegistryCheck::stale(const std::vector<RegistryRow>& found) const {
+  std::unordered_set<std::string> exact, members;
+  for (auto& r : found) {
+    exact.insert(r.key());
+    members.insert(member_key(r, r.input));
+  }
+  std::vector<std::string> out;
+  for (auto& k : exact_)
+    if (!exact.count(k)) out.push_back(k);
+  for (auto& k : members_)
+    if (!members.count(k)) out.push_back(k);
+  return out;
+}
+
 bool read_registry(const std::string& path, RegistryFile& out) {
   std::ifstream in(path);
   if (!in) return false;
@@ -71,21 +190,25 @@ void write_registry(const std::string& path, const RegistryFile& f, const std::s
   std::filesystem::create_directories(std::filesystem::path(path).parent_path());
   // Groups in a fixed order: direction, category, note.
   std::map<std::tuple<std::string, std::string, std::string>, std::vector<const RegistryRow*>> groups;
-  for (auto& r : f.rows) groups[{r.direction, r.category, r.note}].push_back(&r);
+  const std::vector<RegistryRow> rows = fold(f.rows);
+  for (auto& r : rows) groups[{r.direction, r.category, r.note}].push_back(&r);
   std::ostringstream o;
+  std::size_t ranges = 0;
+  for (auto& r : rows) ranges += r.input.find("..") != std::string::npos;
   o << "# pgcodec divergence registry: " << f.encoding << " read and written by PostgreSQL and by "
     << f.reference << "\n"
     << "# Written by `pgcodec verify --update-registry` (" << versions
     << "); review a change as a diff, never edit by hand.\n"
-    << "# " << f.rows.size() << " divergences in " << groups.size()
-    << " groups. Columns: direction, input, PostgreSQL's outcome, the reference's outcome, category.\n"
+    << "# " << f.rows.size() << " divergences in " << groups.size() << " groups, " << rows.size() << " rows ("
+    << ranges << " of them ranges of consecutive inputs). Columns: direction, input, PostgreSQL's outcome, the reference's outcome, category.\n"
     << "# Decode inputs are bytes in " << f.encoding << ", encode inputs code points; outputs are\n"
     << "# code points (decode) or bytes (encode); failures are invalid, no-equivalent or error\n"
-    << "# (the reference does not say which), with @N when reported at byte N.\n";
-  for (auto& [key, rows] : groups) {
+    << "# (the reference does not say which), with @N when reported at byte N. In a range row\n"
+    << "# (A..B) the side that converts is written \"converts\".\n";
+  for (auto& [key, members] : groups) {
     o << "\n## " << std::get<0>(key) << " " << std::get<1>(key) << ": " << std::get<2>(key) << " ("
-      << rows.size() << ")\n";
-    for (auto* r : rows)
+      << members.size() << (members.size() == 1 ? " row" : " rows") << ")\n";
+    for (auto* r : members)
       o << r->direction << '\t' << r->input << '\t' << r->postgres << '\t' << r->reference << '\t'
         << r->category << '\n';
   }

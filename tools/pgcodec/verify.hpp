@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <unordered_set>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,25 @@ struct RegistryRow {
 // "U+3042" / "82 a0" for a conversion's output, "invalid", "no-equivalent" or
 // "error" for a failure, with "@N" when the reference reports offset N > 0.
 std::string outcome_text(const oracle::Outcome& o, oracle::Direction d);
+
+// Long runs of consecutive inputs that diverge the same way (the same
+// category and explanation, one side failing the same way) are kept as one
+// row "U+0080..U+D7FF"; the side that converts is then written "converts".
+// fold() makes such rows; RegistryCheck compares a run with the registry,
+// single rows exactly and range rows member by member.
+std::vector<RegistryRow> fold(std::vector<RegistryRow> rows);
+
+class RegistryCheck {
+ public:
+  explicit RegistryCheck(const std::vector<RegistryRow>& registered);
+  // Whether this divergence (an unfolded row) is registered.
+  bool registered(const RegistryRow& r) const;
+  // Registered rows (or members of range rows) that `found` lacks.
+  std::vector<std::string> stale(const std::vector<RegistryRow>& found) const;
+
+ private:
+  std::unordered_set<std::string> exact_, members_;
+};
 
 struct RegistryFile {
   std::string encoding, reference;

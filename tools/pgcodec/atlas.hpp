@@ -1,0 +1,60 @@
+// The atlas: what `pgcodec verify` found, per encoding and reference, as
+// Markdown for people, JSON for tools and an HTML heat map for a browser.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "verify.hpp"
+
+namespace pgcodec::cli {
+
+struct Inconsistency {
+  std::string input, written, read_back, sql;
+};
+
+struct InconsistencyList {
+  std::size_t count = 0;
+  std::vector<Inconsistency> examples;  // the first few
+  void add(Inconsistency x) {
+    if (count++ < 5) examples.push_back(std::move(x));
+  }
+};
+
+struct ReferenceReport {
+  std::string name;                  // "python-cp932"
+  std::vector<std::string> used_by;  // drivers whose choice this is
+  std::size_t decode_inputs = 0, encode_inputs = 0;
+  std::size_t divergences = 0, unregistered = 0, stale = 0;
+  std::map<std::string, std::size_t> counts;  // "decode only-postgres" -> n
+  std::map<std::string, std::vector<RegistryRow>> examples;  // per category
+  // Reading what PostgreSQL writes (every code point it encodes), and
+  // writing what PostgreSQL then reads back as the same text.
+  std::size_t reads_total = 0, reads_wrong = 0, writes_total = 0, writes_wrong = 0;
+  std::vector<std::string> read_examples, write_examples;
+  void count(oracle::Category c, oracle::Direction d) {
+    ++counts[std::string(oracle::to_string(d)) + " " + oracle::to_string(c)];
+  }
+};
+
+struct EncodingReport {
+  Encoding encoding{};
+  std::size_t decode_inputs = 0, encode_inputs = 0, strings = 0;
+  std::size_t postgres_differences = 0, policy_answers = 0;
+  std::vector<ReferenceReport> references;
+  // PostgreSQL against itself: code points it writes as bytes it then
+  // rejects, or reads back as another character; bytes it reads as a
+  // character that it writes with other bytes.
+  InconsistencyList unreadable, one_way, many_to_one;
+};
+
+struct Atlas {
+  std::string versions;  // "PostgreSQL 15.18, ICU 72.1, Python 3.11.2"
+  std::vector<EncodingReport> encodings;
+
+  std::string summary_table() const;
+  void write(const std::string& dir) const;  // atlas.md, atlas.json, index.html
+};
+
+}  // namespace pgcodec::cli
