@@ -149,17 +149,23 @@ bool RegistryCheck::registered(const RegistryRow& r) const {
   return exact_.count(r.key()) || members_.count(member_key(r, r.input));
 }
 
-std::vector<std::string> RegistryCheck::stale(const std::vector<RegistryRow>& found) const {
+std::vector<std::string> RegistryCheck::stale(const std::vector<RegistryRow>& found, const Tested& tested) const {
   std::unordered_set<std::string> exact, members;
   for (auto& r : found) {
     exact.insert(r.key());
     members.insert(member_key(r, r.input));
   }
+  auto counts = [&](const std::string& k) {
+    if (!tested) return true;
+    const auto t1 = k.find('\t'), t2 = k.find('\t', t1 + 1);
+    return tested(k.substr(0, t1), k.substr(t1 + 1, t2 - t1 - 1));
+  };
   std::vector<std::string> out;
   for (auto& k : exact_)
-    if (!exact.count(k)) out.push_back(k);
+    if (!exact.count(k) && counts(k)) out.push_back(k);
   for (auto& k : members_)
-    if (!members.count(k)) out.push_back(k);
+    if (!members.count(k) && counts(k)) out.push_back(k);
+  std::sort(out.begin(), out.end());
   return out;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <unordered_set>
 #include <string>
@@ -56,8 +57,10 @@ class RegistryCheck {
   explicit RegistryCheck(const std::vector<RegistryRow>& registered);
   // Whether this divergence (an unfolded row) is registered.
   bool registered(const RegistryRow& r) const;
-  // Registered rows (or members of range rows) that `found` lacks.
-  std::vector<std::string> stale(const std::vector<RegistryRow>& found) const;
+  // Registered rows (or members of range rows) that `found` lacks; only
+  // inputs `tested` accepts (direction, input) count when it is given.
+  using Tested = std::function<bool(const std::string&, const std::string&)>;
+  std::vector<std::string> stale(const std::vector<RegistryRow>& found, const Tested& tested = {}) const;
 
  private:
   std::unordered_set<std::string> exact_, members_;

@@ -1,0 +1,43 @@
+# `pgcodec verify` fails when the registry lacks a divergence (unregistered)
+# and when it holds one that does not occur (stale): copies the committed
+# registry for one encoding, removes a row / adds a false one, runs a sample.
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK})
+file(GLOB files ${REGISTRY}/WIN1252.*.tsv)
+if(NOT files)
+  message(FATAL_ERROR "no WIN1252 registry files in ${REGISTRY}")
+endif()
+foreach(f ${files})
+  file(COPY ${f} DESTINATION ${WORK})
+endforeach()
+set(target ${WORK}/WIN1252.python-cp1252.tsv)
+file(STRINGS ${target} lines)
+set(kept "")
+set(removed "")
+foreach(l IN LISTS lines)
+  if(NOT removed AND l MATCHES "^(decode|encode)\t")
+    set(removed "${l}")
+  else()
+    string(APPEND kept "${l}\n")
+  endif()
+endforeach()
+if(NOT removed)
+  message(FATAL_ERROR "${target} has no rows to remove")
+endif()
+file(WRITE ${target} "${kept}")
+execute_process(COMMAND ${CLI} verify --encodings WIN1252 --references python-cp1252 --strings 20
+                        --registry ${WORK}
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(rc EQUAL 0 OR NOT err MATCHES "unregistered divergence")
+  message(FATAL_ERROR "a removed row was not reported (exit ${rc}):\n${err}")
+endif()
+# A row for a divergence that does not happen.
+file(WRITE ${target} "${kept}encode\tU+0041\tno-equivalent\tconverts\tonly-reference\n")
+file(APPEND ${target} "${removed}\n")
+execute_process(COMMAND ${CLI} verify --encodings WIN1252 --references python-cp1252 --strings 20
+                        --registry ${WORK}
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(rc EQUAL 0 OR NOT err MATCHES "stale registry row")
+  message(FATAL_ERROR "a false row was not reported as stale (exit ${rc}):\n${err}")
+endif()
+message(STATUS "unregistered and stale rows both fail the run")
