@@ -307,7 +307,7 @@ std::string quoted_bytes(std::string_view m) {
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
     return -1;
   };
-  for (std::size_t i = 0; i + 3 < m.size() + 0; ++i) {
+  for (std::size_t i = 0; i + 3 < m.size(); ++i) {
     if (m[i] != '0' || m[i + 1] != 'x') continue;
     if (i > 0 && m[i - 1] != ' ') continue;
     const int hi = hexval(m[i + 2]), lo = hexval(m[i + 3]);

@@ -41,11 +41,12 @@ std::string input_text(const std::string& in, Direction d) {
   return d == Direction::Decode ? oracle::hex_bytes(in) : oracle::code_points_text(in);
 }
 
-std::string shell_hex(const std::string& in) {
+// Each byte as two hex digits, each preceded by `each` (\x for printf).
+std::string hex(const std::string& in, const char* each) {
   std::string s;
   char buf[8];
   for (char c : in) {
-    std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned char>(c));
+    std::snprintf(buf, sizeof buf, "%s%02x", each, static_cast<unsigned char>(c));
     s += buf;
   }
   return s;
@@ -54,21 +55,15 @@ std::string shell_hex(const std::string& in) {
 // A command that shows pgcodec's answer for one input.
 std::string reproduce(Encoding e, Direction d, const std::string& in) {
   const std::string name(info(e).name);
-  return "printf '" + shell_hex(in) + "' | pgcodec convert " +
+  return "printf '" + hex(in, "\\x") + "' | pgcodec convert " +
          (d == Direction::Decode ? "-f " + name + " -t UTF8" : "-f UTF8 -t " + name);
 }
 
 // The SQL that shows PostgreSQL's answer for one single-character input.
 std::string sql_for(Encoding e, Direction d, const std::string& in) {
-  std::string hex;
-  char buf[4];
-  for (char c : in) {
-    std::snprintf(buf, sizeof buf, "%02x", static_cast<unsigned char>(c));
-    hex += buf;
-  }
-  const std::string name(info(e).name);
-  return d == Direction::Decode ? "SELECT convert('\\x" + hex + "'::bytea, '" + name + "', 'UTF8');"
-                                : "SELECT convert('\\x" + hex + "'::bytea, 'UTF8', '" + name + "');";
+  const std::string name(info(e).name), bytes = "'\\x" + hex(in, "") + "'::bytea";
+  return d == Direction::Decode ? "SELECT convert(" + bytes + ", '" + name + "', 'UTF8');"
+                                : "SELECT convert(" + bytes + ", 'UTF8', '" + name + "');";
 }
 
 // The explanation of a divergence's group, derived from what PostgreSQL
@@ -233,14 +228,19 @@ struct Verifier {
   EncodingReport verify(Encoding e, const oracle::Answers& a, std::vector<Failure>& mine) {
     EncodingReport rep;
     rep.encoding = e;
-    // The inputs and the server's outcomes, both directions.
-    std::vector<std::string> dec_in = a.dec_inputs, enc_in;
-    std::vector<Outcome> dec_pg, enc_pg;
-    // A failing input that is one character by its lead byte fails at 0.
+    // The inputs and the server's outcomes, both directions. The decode
+    // inputs that are one character by their lead byte are where convert()
+    // (which validates a whole input first) and the client path (character
+    // by character) must agree, and where a failure is at offset 0.
+    const std::vector<std::string>& dec_in = a.dec_inputs;
+    std::vector<std::string> enc_in, one_in;
+    std::vector<Outcome> dec_pg, enc_pg, one_pg;
     for (std::size_t i = 0; i < a.dec.size(); ++i) {
       dec_pg.push_back(oracle::to_outcome(a.dec[i]));
-      if (!dec_pg.back().ok() && codec(e).char_length(a.dec_inputs[i], 0) == a.dec_inputs[i].size())
-        dec_pg.back().offset_known = true;
+      if (codec(e).char_length(dec_in[i], 0) != dec_in[i].size()) continue;
+      dec_pg.back().offset_known = !dec_pg.back().ok();
+      one_in.push_back(dec_in[i]);
+      one_pg.push_back(dec_pg.back());
     }
     for (std::size_t i = 0; i < a.enc_inputs.size(); ++i) {
       enc_in.push_back(oracle::utf8(a.enc_inputs[i]));
@@ -266,18 +266,14 @@ struct Verifier {
         // The tables reference has convert()'s semantics, which copy
         // SQL_ASCII bytes unvalidated; the client path validates them.
         if (self->name() == "pgcodec-tables" && e == Encoding::SQL_ASCII && d == Direction::Decode) continue;
-        const auto& in = d == Direction::Decode ? dec_in : enc_in;
-        const auto& pg = d == Direction::Decode ? dec_pg : enc_pg;
-        // convert() validates a whole input before converting it; the client
-        // path (cached, by-name) converts character by character. They agree
-        // on one character; longer enumerated inputs hold the convert()-
-        // semantics tables path to the server, and the strings below hold the
-        // client-path ones to the client path.
-        const bool client_semantics = self->name() != "pgcodec-tables";
+        // The tables path has convert()'s semantics and answers for every
+        // enumerated input; the client-path ones (cached, by-name) for single
+        // characters here and for whole strings in step 2.
+        const bool all = self->name() == "pgcodec-tables";
+        const auto& in = d == Direction::Encode ? enc_in : all ? dec_in : one_in;
+        const auto& pg = d == Direction::Encode ? enc_pg : all ? dec_pg : one_pg;
         self->run(d, in, got);
         for (std::size_t i = 0; i < in.size(); ++i) {
-          if (client_semantics && d == Direction::Decode && codec(e).char_length(in[i], 0) != in[i].size())
-            continue;
           ++pg_checks;
           const Category c = oracle::classify(pg[i], got[i]);
           if (c == Category::Agree) continue;
@@ -299,13 +295,6 @@ struct Verifier {
 
     // 4. The references, on single characters: every decode input that is
     //    one character by its lead byte, every code point and pair.
-    std::vector<std::string> ref_dec_in;
-    std::vector<Outcome> ref_dec_pg;
-    for (std::size_t i = 0; i < dec_in.size(); ++i) {
-      if (codec(e).char_length(dec_in[i], 0) != dec_in[i].size()) continue;
-      ref_dec_in.push_back(dec_in[i]);
-      ref_dec_pg.push_back(dec_pg[i]);
-    }
     std::vector<std::unique_ptr<oracle::Reference>> refs;
     std::vector<std::vector<std::string>> used_by;
     if (auto icu = oracle::icu_reference(e); icu && wanted_reference(opt, icu->name())) {
@@ -319,8 +308,7 @@ struct Verifier {
       used_by.push_back(choice.used_by);
     }
     for (std::size_t r = 0; r < refs.size(); ++r)
-      rep.references.push_back(compare_reference(e, *refs[r], used_by[r], ref_dec_in, ref_dec_pg, enc_in,
-                                                 enc_pg, a, mine));
+      rep.references.push_back(compare_reference(e, *refs[r], used_by[r], one_in, one_pg, enc_in, enc_pg, mine));
     return rep;
   }
 
@@ -407,7 +395,7 @@ struct Verifier {
   ReferenceReport compare_reference(Encoding e, oracle::Reference& ref, const std::vector<std::string>& used_by,
                                     const std::vector<std::string>& dec_in, const std::vector<Outcome>& dec_pg,
                                     const std::vector<std::string>& enc_in, const std::vector<Outcome>& enc_pg,
-                                    const oracle::Answers&, std::vector<Failure>& mine) {
+                                    std::vector<Failure>& mine) {
     ReferenceReport rr;
     rr.name = ref.name();
     rr.used_by = used_by;
