@@ -6,8 +6,8 @@
 #include <cstring>
 #include <limits>
 
-#include "detail/codec_ops.hpp"
-#include "detail/verify.hpp"
+#include "codecs/codec_ops.hpp"
+#include "rules/grammar.hpp"
 
 namespace pgcodec {
 namespace detail {

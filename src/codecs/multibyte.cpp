@@ -18,10 +18,10 @@
 #include <mutex>
 #include <vector>
 
-#include "detail/codec_ops.hpp"
-#include "detail/reference.hpp"
-#include "detail/utf8_char.hpp"
-#include "detail/verify.hpp"
+#include "codecs/codec_ops.hpp"
+#include "rules/grammar.hpp"
+#include "rules/utf8.hpp"
+#include "tables/lookup.hpp"
 #include "tables/table.hpp"
 
 namespace pgcodec::detail {

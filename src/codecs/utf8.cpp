@@ -4,9 +4,9 @@
 // both codecs are validating copies, and errors name "UTF8".
 #include <cstring>
 
-#include "detail/codec_ops.hpp"
-#include "detail/utf8_char.hpp"
-#include "detail/verify.hpp"
+#include "codecs/codec_ops.hpp"
+#include "rules/utf8.hpp"
+#include "rules/grammar.hpp"
 
 namespace pgcodec::detail {
 namespace {

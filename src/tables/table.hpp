@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
+#include <string_view>
 
 #include "pgcodec/encoding.hpp"
 
@@ -73,6 +75,19 @@ constexpr std::uint32_t gb18030_code(std::uint32_t linear) noexcept {
   const std::uint32_t b2 = linear % 10 + 0x30;
   const std::uint32_t b1 = linear / 10 + 0x81;
   return (b1 << 24) | (b2 << 16) | (b3 << 8) | b4;
+}
+
+// Appends the bytes of a byte code (see Run).
+inline void append_code(std::string& out, std::uint32_t code) {
+  int n = code > 0xFFFFFF ? 4 : code > 0xFFFF ? 3 : code > 0xFF ? 2 : 1;
+  for (int k = n - 1; k >= 0; --k) out.push_back(static_cast<char>((code >> (8 * k)) & 0xFF));
+}
+
+// The byte code of a character's bytes (at most 4).
+inline std::uint32_t code_of(std::string_view bytes) {
+  std::uint32_t c = 0;
+  for (char b : bytes) c = (c << 8) | static_cast<unsigned char>(b);
+  return c;
 }
 
 }  // namespace pgcodec::detail

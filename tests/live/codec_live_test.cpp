@@ -10,7 +10,8 @@
 #include <random>
 #include <string>
 
-#include "detail/reference.hpp"
+#include "core/model.hpp"
+#include "rules/utf8.hpp"
 #include "oracle/pq.hpp"
 #include "oracle/temp_server.hpp"
 #include "pgcodec/codec.hpp"

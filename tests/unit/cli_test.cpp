@@ -15,8 +15,9 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
-#include "detail/reference.hpp"
-#include "detail/verify.hpp"
+#include "core/model.hpp"
+#include "rules/utf8.hpp"
+#include "rules/grammar.hpp"
 #include "pgcodec/codec.hpp"
 #include "tables/table.hpp"
 

@@ -20,9 +20,10 @@
 #include <string_view>
 #include <vector>
 
-#include "detail/codec_ops.hpp"
-#include "detail/reference.hpp"
-#include "detail/verify.hpp"
+#include "codecs/codec_ops.hpp"
+#include "core/model.hpp"
+#include "rules/utf8.hpp"
+#include "rules/grammar.hpp"
 #include "pgcodec/encoding.hpp"
 #include "tables/table.hpp"
 

@@ -12,8 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "detail/reference.hpp"
-#include "detail/verify.hpp"
+#include "core/model.hpp"
+#include "rules/utf8.hpp"
+#include "rules/grammar.hpp"
 #include "pgcodec/codec.hpp"
 #include "pgcodec/stream.hpp"
 #include "tables/table.hpp"

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "verify.hpp"
+#include "verifier/verify.hpp"
 
 namespace pgcodec::cli {
 namespace {

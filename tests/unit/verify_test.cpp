@@ -3,7 +3,7 @@
 // Expected verdicts were taken from PostgreSQL 15's rules and spot-checked
 // against a live 15.18 server with convert(bytes, enc, enc) / convert_from
 // (SQLSTATE 22021 = rejected here; 22P05 or success = accepted here).
-#include "detail/verify.hpp"
+#include "rules/grammar.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // For every encoding it asks the server what every candidate byte sequence
 // decodes to and what every code point encodes to, builds compact run tables
 // from the answers, checks that the structural rules (src/verify.cpp) and the
-// tables reproduce every answer, and writes src/tables/. With --check it
+// tables reproduce every answer, and writes src/tables/generated/. With --check it
 // compares the answers with the committed tables instead and lists every
 // difference.
 #include <CLI/CLI.hpp>
@@ -15,8 +15,8 @@
 #include <set>
 #include <sstream>
 
-#include "detail/reference.hpp"
-#include "detail/verify.hpp"
+#include "core/model.hpp"
+#include "rules/grammar.hpp"
 #include "oracle/temp_server.hpp"
 #include "pgcodec/encoding.hpp"
 #include "oracle/postgres.hpp"
@@ -165,7 +165,7 @@ int run(int argc, char** argv) {
       "Exit status: 0 when every answer is reproduced, 1 on differences or errors,\n"
       "2 on bad usage.",
       "pgcodec-gentables"};
-  std::string out_dir = "src/tables";
+  std::string out_dir = "src/tables/generated";
   bool check = false;
   std::optional<std::string> dsn;
   int jobs = 3;
@@ -209,7 +209,7 @@ int run(int argc, char** argv) {
   std::vector<std::string> report;
   const std::string command =
       "cmake --preset release && cmake --build --preset release && "
-      "build/release/tools/gentables/pgcodec-gentables --out src/tables";
+      "build/release/tools/gentables/pgcodec-gentables --out src/tables/generated";
 
   auto finish = [&](const Answers& a, double secs) {
     BuiltTable t = build_table(a);

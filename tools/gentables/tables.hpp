@@ -41,10 +41,10 @@ class TableBuilder {
 // C++ identifier stem for an encoding's table ("sjis", "iso_8859_5").
 std::string table_symbol(Encoding e);
 
-// Writes src/tables/<name>.cpp for one table; returns the bytes written.
+// Writes src/tables/generated/<name>.cpp for one table; returns the bytes written.
 std::size_t write_table_source(const std::string& dir, const BuiltTable& t,
                                const std::string& server_version, const std::string& command);
-// Writes src/tables/index.cpp naming every table.
+// Writes src/tables/generated/index.cpp naming every table.
 void write_index_source(const std::string& dir, const std::string& server_version);
 
 }  // namespace pgcodec::gen

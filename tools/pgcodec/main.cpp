@@ -10,7 +10,7 @@
 #include <iostream>
 
 #include "convert.hpp"
-#include "verify.hpp"
+#include "verifier/verify.hpp"
 #include "pgcodec/codec.hpp"
 #include "pgcodec/encoding.hpp"
 

@@ -3,7 +3,7 @@
 // client_encoding path), hold pgcodec's three paths to exactly those answers,
 // compare ICU and Python's codecs with them, and check the differences
 // against the divergence registry.
-#include "verify.hpp"
+#include "verifier/verify.hpp"
 
 #include <unistd.h>
 
@@ -20,7 +20,7 @@
 
 #include <unicode/uvernum.h>
 
-#include "atlas.hpp"
+#include "verifier/atlas.hpp"
 #include "oracle/postgres.hpp"
 #include "oracle/python.hpp"
 #include "oracle/temp_server.hpp"

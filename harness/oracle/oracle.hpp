@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "oracle/outcome.hpp"
+#include "core/outcome.hpp"
 #include "pgcodec/encoding.hpp"
 
 namespace pgcodec::oracle {

@@ -6,8 +6,10 @@
 #include <ostream>
 #include <set>
 
-#include "detail/reference.hpp"
-#include "detail/verify.hpp"
+#include "core/model.hpp"
+#include "rules/utf8.hpp"
+#include "rules/grammar.hpp"
+#include "tables/lookup.hpp"
 
 namespace pgcodec::oracle {
 namespace {

@@ -1,4 +1,4 @@
-#include "oracle/outcome.hpp"
+#include "core/outcome.hpp"
 
 namespace pgcodec::oracle {
 

@@ -4,7 +4,7 @@
 // UHC rejection of the byte pair 0x8D 0x20).  They are expressed here per
 // "family" of encodings that share the same byte grammar, dispatched by a
 // switch instead of PostgreSQL's function-pointer table.
-#include "detail/verify.hpp"
+#include "rules/grammar.hpp"
 
 #include <cstdint>
 #include <cstring>

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace pgcodec::detail {
 
@@ -40,5 +41,26 @@ inline std::uint32_t utf8_decode_multibyte(const unsigned char* p, std::size_t l
   for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (p[k] & 0x3Fu);
   return cp;
 }
+
+// Appends the UTF-8 of code point cp (cp <= U+10FFFF).
+inline void append_utf8(std::string& out, std::uint32_t cp) {
+  auto put = [&](std::uint32_t v) { out.push_back(static_cast<char>(v)); };
+  if (cp < 0x80) {
+    put(cp);
+  } else if (cp < 0x800) {
+    put(0xC0 | (cp >> 6));
+    put(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    put(0xE0 | (cp >> 12));
+    put(0x80 | ((cp >> 6) & 0x3F));
+    put(0x80 | (cp & 0x3F));
+  } else {
+    put(0xF0 | (cp >> 18));
+    put(0x80 | ((cp >> 12) & 0x3F));
+    put(0x80 | ((cp >> 6) & 0x3F));
+    put(0x80 | (cp & 0x3F));
+  }
+}
+
 
 }  // namespace pgcodec::detail

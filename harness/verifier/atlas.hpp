@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "verify.hpp"
+#include "verifier/verify.hpp"
 
 namespace pgcodec::cli {
 

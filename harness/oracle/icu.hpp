@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "oracle/outcome.hpp"
+#include "core/outcome.hpp"
 
 namespace pgcodec::oracle {
 

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "oracle/outcome.hpp"
+#include "core/outcome.hpp"
 
 namespace pgcodec::oracle {
 

@@ -29,16 +29,4 @@ Answer reference_decode(const MappingTable& table, std::string_view bytes);
 // UTF-8 (assumed valid) -> bytes in table.encoding, as convert(bytes, 'UTF8', enc).
 Answer reference_encode(const MappingTable& table, std::string_view utf8);
 
-// Lookups on one character; return false when there is no mapping.
-bool lookup_decode(const MappingTable& t, std::uint32_t code, std::uint32_t& cp1,
-                   std::uint32_t& cp2);
-bool lookup_encode(const MappingTable& t, std::uint32_t cp, std::uint32_t& code);
-bool lookup_encode_pair(const MappingTable& t, std::uint32_t cp1, std::uint32_t cp2,
-                        std::uint32_t& code);
-
-void append_utf8(std::string& out, std::uint32_t cp);
-// Appends the bytes of a byte code (see Run).
-void append_code(std::string& out, std::uint32_t code);
-std::uint32_t code_of(std::string_view bytes);  // bytes.size() <= 4
-
 }  // namespace pgcodec::detail

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <array>
 
-#include "detail/reference.hpp"
+#include "core/model.hpp"
 #include "oracle/icu.hpp"
 #include "oracle/python.hpp"
 #include "pgcodec/codec.hpp"

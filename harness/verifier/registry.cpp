@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 #include "oracle/postgres.hpp"
-#include "verify.hpp"
+#include "verifier/verify.hpp"
 
 namespace pgcodec::cli {
 

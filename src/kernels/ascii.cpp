@@ -1,7 +1,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "detail/codec_ops.hpp"
+#include "codecs/codec_ops.hpp"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>

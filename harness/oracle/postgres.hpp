@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "oracle/outcome.hpp"
+#include "core/outcome.hpp"
 #include "oracle/probe.hpp"
 #include "pgcodec/encoding.hpp"
 #include "tables/table.hpp"

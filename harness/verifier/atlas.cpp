@@ -1,4 +1,4 @@
-#include "atlas.hpp"
+#include "verifier/atlas.hpp"
 
 #include <nlohmann/json.hpp>
 
