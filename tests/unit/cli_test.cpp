@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -49,9 +50,13 @@ class Cli : public ::testing::Test {
     std::ifstream f(p, std::ios::binary);
     return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
   }
-  static CliRun run(const std::string& args) {
+  // Runs the CLI through the shell; standard output is captured unless
+  // `stdout_to` names where it goes instead (a file, or "&-" to close it).
+  static CliRun run(const std::string& args, const std::string& stdout_to = "") {
     const auto out = dir_ / "stdout", err = dir_ / "stderr";
-    const std::string cmd = std::string(PGCODEC_CLI) + " " + args + " >" + out.string() + " 2>" + err.string();
+    fs::remove(out);
+    const std::string cmd = std::string(PGCODEC_CLI) + " " + args + " >" +
+                            (stdout_to.empty() ? out.string() : stdout_to) + " 2>" + err.string();
     const int st = std::system(cmd.c_str());
     CliRun r;
     r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
@@ -349,6 +354,133 @@ TEST_F(Cli, ConvertStreamsInConstantMemory) {
   struct rusage ru {};
   getrusage(RUSAGE_CHILDREN, &ru);
   EXPECT_LT(ru.ru_maxrss, 64 * 1024) << "max resident size of a child, KiB";
+}
+
+// Every case in corpus/regressions/cli (the format is in
+// corpus/regressions/README.md): exit status, standard error and, where the
+// case says, standard output.
+TEST_F(Cli, ReplaysEveryRegression) {
+  const fs::path dir = fs::path(PGCODEC_REGRESSIONS) / "cli";
+  std::vector<fs::path> cases;
+  for (const auto& f : fs::directory_iterator(dir))
+    if (f.path().extension() == ".case") cases.push_back(f.path());
+  std::sort(cases.begin(), cases.end());
+  ASSERT_FALSE(cases.empty()) << dir;
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.filename().string());
+    std::string args, stdout_to, want_out, want_err;
+    bool compare_out = false;
+    int want_exit = -1;
+    long repeat = 1;
+    std::ifstream f(c);
+    std::string line;
+    while (std::getline(f, line)) {
+      if (line.empty() || line[0] == '#') continue;
+      const auto colon = line.find(':');
+      ASSERT_NE(colon, std::string::npos) << line;
+      const std::string key = line.substr(0, colon);
+      std::string value = line.substr(colon + 1);
+      if (!value.empty() && value[0] == ' ') value.erase(0, 1);
+      if (key == "args") args = value;
+      else if (key == "repeat") repeat = std::stol(value);
+      else if (key == "stdout-to") stdout_to = value;
+      else if (key == "exit") want_exit = std::stoi(value);
+      else if (key == "stdout") want_out += value + "\n", compare_out = true;
+      else if (key == "stderr") want_err += value + "\n";
+      else if (key == "stdout-hex") {
+        compare_out = true;
+        std::istringstream hex(value);
+        std::string byte;
+        while (hex >> byte) want_out.push_back(static_cast<char>(std::stoi(byte, nullptr, 16)));
+      } else {
+        FAIL() << "unknown key " << key;
+      }
+    }
+    ASSERT_FALSE(args.empty());
+    ASSERT_GE(want_exit, 0);
+    fs::path in = c;
+    in.replace_extension(".in");
+    std::string input = fs::exists(in) ? slurp(in) : "";
+    std::string data;
+    for (long k = 0; k < repeat; ++k) data += input;
+    const CliRun r = run(args + " <" + write("regression-input", data), stdout_to);
+    EXPECT_EQ(r.status, want_exit);
+    EXPECT_EQ(r.err, want_err);
+    if (compare_out) {
+      EXPECT_EQ(r.out, want_out);
+    }
+  }
+}
+
+// Standard output on a full disk: every subcommand writing to it exits 2 and
+// names the output, for outputs smaller and larger than stdio's buffer and
+// than convert's 64 KiB chunks, with and without data errors.
+TEST_F(Cli, WriteErrorsExitTwoAndNameTheOutput) {
+  const std::string msg = "pgcodec: write error on standard output: No space left on device\n";
+  const auto small = write("small", "abc\n");
+  const auto big = write("big", std::string(300000, 'a') + "\xff");
+  const auto errors = write("errors", std::string(5000, '\xff') + std::string(5000, 'x') + "\xe2\x82\xac");
+  for (const std::string& args : std::vector<std::string>{"convert -f UTF8 -t UTF8 " + small, "convert -f UTF8 -t LATIN1 " + big,
+                                 "convert -f LATIN1 -t UTF8 " + big, "convert -f UTF8 -t UTF8 --errors replace " + big,
+                                 "check -f UTF8 " + errors, "check -f UTF8 -t LATIN1 " + errors,
+                                 "check -f UTF8 -t LATIN1 --json " + errors, "list", "list --json",
+                                 "resolve win1252"}) {
+    const CliRun r = run(args, "/dev/full");
+    EXPECT_EQ(r.status, 2) << args;
+    EXPECT_EQ(r.err, msg) << args;
+  }
+  // A closed standard output is a write error too.
+  const CliRun closed = run("list", "&-");
+  EXPECT_EQ(closed.status, 2);
+  EXPECT_EQ(closed.err, "pgcodec: write error on standard output: Bad file descriptor\n");
+}
+
+// The intake's error wins over an earlier output-side one also when they lie
+// in different 64 KiB chunks; no output is written after the output-side
+// error, and check lists the intake's errors first.
+TEST_F(Cli, IntakeErrorWinsAcrossChunks) {
+  const std::string head(70000, 'a');
+  const std::string in = head + "\xe9" + std::string(200000, 'b') + "\x81" + "c";
+  const auto file = write("across", in);
+  CliRun v = run("convert -f WIN1252 -t KOI8R " + file);
+  EXPECT_EQ(v.status, 1);
+  EXPECT_TRUE(v.out == head);
+  EXPECT_EQ(v.err, "pgcodec: character with byte sequence 0x81 in encoding \"WIN1252\" has no "
+                   "equivalent in encoding \"UTF8\" at byte offset 270001\n");
+  // Without the intake error the output-side one is reported.
+  const auto file2 = write("across2", head + "\xe9" + std::string(200000, 'b'));
+  CliRun w = run("convert -f WIN1252 -t KOI8R " + file2);
+  EXPECT_EQ(w.status, 1);
+  EXPECT_TRUE(w.out == head);
+  EXPECT_EQ(w.err, "pgcodec: character with byte sequence 0xc3 0xa9 in encoding \"UTF8\" has no "
+                   "equivalent in encoding \"KOI8R\" at byte offset 70000\n");
+  CliRun c = run("check -f WIN1252 -t KOI8R " + file);
+  EXPECT_EQ(c.status, 1);
+  EXPECT_EQ(c.out, "270001: no equivalent [22P05]: character with byte sequence 0x81 in encoding "
+                   "\"WIN1252\" has no equivalent in encoding \"UTF8\"\n"
+                   "70000: no equivalent [22P05]: character with byte sequence 0xc3 0xa9 in encoding "
+                   "\"UTF8\" has no equivalent in encoding \"KOI8R\"\n");
+}
+
+// check holds output-side errors back until the input is read: more than fit
+// in memory go through a temporary file, and come out complete and in order.
+TEST_F(Cli, CheckListsManyOutputSideErrorsAfterTheIntakes) {
+  std::string in;
+  for (int i = 0; i < 30000; ++i) in += "\xe2\x82\xac";  // 30,000 euro signs, none in LATIN1
+  in += "\xff";
+  CliRun c = run("check -f UTF8 -t LATIN1 " + write("euros", in));
+  EXPECT_EQ(c.status, 1);
+  std::istringstream lines(c.out);
+  std::string line;
+  ASSERT_TRUE(std::getline(lines, line));
+  EXPECT_EQ(line, "90000: invalid byte sequence [22021]: invalid byte sequence for encoding \"UTF8\": 0xff");
+  std::size_t k = 0;
+  while (std::getline(lines, line)) {
+    ASSERT_EQ(line, std::to_string(3 * k) + ": no equivalent [22P05]: character with byte sequence "
+                    "0xe2 0x82 0xac in encoding \"UTF8\" has no equivalent in encoding \"LATIN1\"");
+    ++k;
+  }
+  EXPECT_EQ(k, 30000u);
 }
 
 TEST_F(Cli, UsageErrorsExitTwo) {

@@ -2,13 +2,54 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
 #include <cstring>
 #include <vector>
 
 namespace pgcodec::cli {
+
+bool Output::fail(int err) noexcept {
+  if (!failed_) {
+    failed_ = true;
+    errno_ = err;
+  }
+  return false;
+}
+
+bool Output::write(std::string_view s) noexcept {
+  if (failed_) return false;
+  if (s.empty()) return true;
+  errno = 0;
+  if (std::fwrite(s.data(), 1, s.size(), f_) != s.size()) return fail(errno);
+  return true;
+}
+
+bool Output::flush() noexcept {
+  if (failed_) return false;
+  errno = 0;
+  if (std::fflush(f_) != 0 || std::ferror(f_)) return fail(errno);
+  return true;
+}
+
+bool Output::close() noexcept {
+  const bool flushed = flush();
+  errno = 0;
+  const bool closed = std::fclose(f_) == 0;
+  f_ = nullptr;
+  if (!closed) fail(errno);
+  return flushed && closed;
+}
+
+std::string Output::error_message() const {
+  std::string m = "write error on " + name_;
+  if (errno_ != 0) m += std::string(": ") + std::strerror(errno_);
+  return m;
+}
+
 namespace {
 
 constexpr std::size_t kChunk = 1 << 16;
+constexpr std::size_t kSpoolInMemory = 1 << 20;
 
 std::string hex_bytes(const Error& e) {
   std::string s;
@@ -20,24 +61,35 @@ std::string hex_bytes(const Error& e) {
   return s;
 }
 
-// The input offset of the character whose UTF-8 starts at `utf8_offset` in
-// the decoding of `in` (which decodes without errors up to there): decode
-// one character at a time until the output reaches that point.
-std::size_t input_offset(const Codec& from, std::string_view in, std::size_t utf8_offset) {
-  std::size_t i = 0, produced = 0;
-  char buf[16];
-  while (produced < utf8_offset && i < in.size()) {
-    const std::size_t len = from.char_length(in, i);
-    Result r = from.decode(in.substr(i, len), buf, ErrorMode::Replace);
-    produced += r.written;
-    i += len;
+// Maps offsets in the UTF-8 decoding of `in` (which decodes without errors
+// up to them) back to offsets in `in`: the input offset of the character
+// whose UTF-8 starts there. Offsets must be asked for in increasing order;
+// the walk resumes where the last one stopped, so all of a stretch's errors
+// together cost one pass over it.
+class InputOffsets {
+ public:
+  InputOffsets(const Codec& from, std::string_view in) : from_(from), in_(in) {}
+  std::size_t operator()(std::size_t utf8_offset) {
+    char buf[16];
+    while (produced_ < utf8_offset && i_ < in_.size()) {
+      const std::size_t len = from_.char_length(in_, i_);
+      produced_ += from_.decode(in_.substr(i_, len), buf, ErrorMode::Replace).written;
+      i_ += len;
+    }
+    return i_;
   }
-  return i;
-}
+
+ private:
+  const Codec& from_;
+  std::string_view in_;
+  std::size_t i_ = 0, produced_ = 0;
+};
 
 // Reads the input in chunks, keeping a character cut off at a chunk's end
 // for the next round; calls `block(bytes, base_offset, final)` with runs of
-// whole characters. Returns false on a read error.
+// whole characters. `block` returns how many bytes it used, or kStop.
+// Returns false on a read error.
+constexpr std::size_t kStop = static_cast<std::size_t>(-1);
 template <class Block>
 bool for_each_block(std::FILE* in, Block block) {
   std::vector<char> buf(kChunk + 16);
@@ -48,7 +100,7 @@ bool for_each_block(std::FILE* in, Block block) {
     have += got;
     const bool eof = got == 0;
     std::size_t used = block(std::string_view(buf.data(), have), base, eof);
-    if (used == static_cast<std::size_t>(-1)) return true;  // stop requested
+    if (used == kStop) return true;
     base += used;
     std::memmove(buf.data(), buf.data() + used, have - used);
     have -= used;
@@ -56,87 +108,142 @@ bool for_each_block(std::FILE* in, Block block) {
   }
 }
 
+void report_read_error(std::FILE* err) {
+  std::fprintf(err, "pgcodec: read error: %s\n", std::strerror(errno));
+}
+
+struct Located {
+  Error error;
+  std::size_t offset = 0;  // in the input
+  bool set = false;
+};
+
+// Lines held back until the input is read: memory first, then a temporary
+// file, so that any number of them takes constant memory.
+class Spool {
+ public:
+  Spool() = default;
+  Spool(const Spool&) = delete;
+  Spool& operator=(const Spool&) = delete;
+  ~Spool() {
+    if (file_) std::fclose(file_);
+  }
+  // False (errno set) when the temporary file cannot be made or written.
+  bool add(const std::string& line) {
+    if (!file_) {
+      mem_ += line;
+      if (mem_.size() <= kSpoolInMemory) return true;
+      file_ = std::tmpfile();
+      if (!file_) return false;
+      const std::string held = std::move(mem_);
+      mem_.clear();
+      return std::fwrite(held.data(), 1, held.size(), file_) == held.size();
+    }
+    return std::fwrite(line.data(), 1, line.size(), file_) == line.size();
+  }
+  // Writes everything held to `out`; false on a read error of the spool
+  // (a write error is left in `out`).
+  bool drain(Output& out) {
+    if (file_) {
+      if (std::fflush(file_) != 0) return false;
+      std::rewind(file_);
+      std::vector<char> buf(kChunk);
+      std::size_t got;
+      while ((got = std::fread(buf.data(), 1, buf.size(), file_)) > 0)
+        if (!out.write(std::string_view(buf.data(), got))) return true;
+      if (std::ferror(file_)) return false;
+    }
+    out.write(mem_);
+    return true;
+  }
+
+ private:
+  std::string mem_;
+  std::FILE* file_ = nullptr;
+};
+
 }  // namespace
 
-int run_convert(const ConvertOptions& o, std::FILE* in, std::FILE* out, std::FILE* err) {
+int run_convert(const ConvertOptions& o, std::FILE* in, Output& out, std::FILE* err) {
   const Codec& from = *o.from;
   const Codec& to = *o.to;
   std::vector<char> utf8(*from.max_decoded_size(kChunk + 16));
   std::vector<char> bytes(*to.max_encoded_size(utf8.size()));
-  int status = 0;
-  auto fail = [&](const Error& e, std::size_t offset) {
-    std::fprintf(err, "pgcodec: %s at byte offset %zu\n", e.message().c_str(), offset);
-    status = 1;
-    return static_cast<std::size_t>(-1);
-  };
-  const bool ok = for_each_block(in, [&](std::string_view block, std::size_t base, bool eof) -> std::size_t {
-    Result d = eof ? from.decode(block, utf8, o.mode) : from.decode_partial(block, utf8, o.mode);
-    if (d.status == Status::Error) {
-      // Convert what came before the error, as PostgreSQL would have
-      // accepted it, then report.
-      Result e = to.encode(std::string_view(utf8.data(), d.written), bytes, o.mode);
+  Located intake, outlet;  // the first error taking the input in, giving it out
+  const bool read_ok = for_each_block(in, [&](std::string_view block, std::size_t base, bool eof) -> std::size_t {
+    const Result d = eof ? from.decode(block, utf8, o.mode) : from.decode_partial(block, utf8, o.mode);
+    // Give out what came before the intake error (all of it if none), as
+    // long as nothing has failed on the way out.
+    if (!outlet.set) {
+      const Result e = to.encode(std::string_view(utf8.data(), d.written), bytes, o.mode);
+      if (!out.write(std::string_view(bytes.data(), e.written))) return kStop;
       if (e.status == Status::Error)
-        return fail(e.error, base + input_offset(from, block, e.error.offset));
-      std::fwrite(bytes.data(), 1, e.written, out);
-      return fail(d.error, base + d.error.offset);
+        outlet = {e.error, base + InputOffsets(from, block)(e.error.offset), true};
     }
-    Result e = to.encode(std::string_view(utf8.data(), d.written), bytes, o.mode);
-    if (e.status == Status::Error) {
-      std::fwrite(bytes.data(), 1, e.written, out);
-      return fail(e.error, base + input_offset(from, block, e.error.offset));
+    if (d.status == Status::Error) {
+      intake = {d.error, base + d.error.offset, true};
+      return kStop;
     }
-    std::fwrite(bytes.data(), 1, e.written, out);
     return d.consumed;
   });
-  if (!ok) {
-    std::fprintf(err, "pgcodec: read error: %s\n", std::strerror(errno));
+  if (!read_ok) {
+    report_read_error(err);
     return 2;
   }
-  if (std::fflush(out) != 0) {
-    std::fprintf(err, "pgcodec: write error: %s\n", std::strerror(errno));
-    return 2;
-  }
-  return status;
+  // Only what reached the file counts as converted.
+  if (!out.flush()) return 2;  // the caller reports it
+  const Located& first = intake.set ? intake : outlet;
+  if (!first.set) return 0;
+  std::fprintf(err, "pgcodec: %s at byte offset %zu\n", first.error.message().c_str(), first.offset);
+  return 1;
 }
 
-int run_check(const ConvertOptions& o, std::FILE* in, std::FILE* out) {
+int run_check(const ConvertOptions& o, std::FILE* in, Output& out, std::FILE* err) {
   const Codec& from = *o.from;
   std::vector<char> utf8(*from.max_decoded_size(kChunk + 16));
   std::size_t errors = 0;
-  auto report = [&](const Error& e, std::size_t offset) {
+  Spool outlet;  // errors giving the text out, listed after the intake's
+  bool spool_ok = true;
+  auto line = [&](const Error& e, std::size_t offset) {
     ++errors;
     const char* kind =
         e.kind == ErrorKind::InvalidByteSequence ? "invalid byte sequence" : "no equivalent";
     if (o.json) {
       nlohmann::json j = {{"offset", offset}, {"kind", kind}, {"sqlstate", e.sqlstate()},
                           {"bytes", hex_bytes(e)}, {"message", e.message()}};
-      std::fprintf(out, "%s\n", j.dump().c_str());
-    } else {
-      std::fprintf(out, "%zu: %s [%s]: %s\n", offset, kind, e.sqlstate(), e.message().c_str());
+      return j.dump() + "\n";
     }
+    return std::to_string(offset) + ": " + kind + " [" + e.sqlstate() + "]: " + e.message() + "\n";
   };
-  const bool ok = for_each_block(in, [&](std::string_view block, std::size_t base, bool eof) -> std::size_t {
+  const bool read_ok = for_each_block(in, [&](std::string_view block, std::size_t base, bool eof) -> std::size_t {
     std::size_t start = 0;  // where the current error-free stretch begins
-    auto flush_target = [&](std::size_t end) {
+    auto check_outlet = [&](std::size_t end) {
       if (!o.to || end <= start) return;
       const std::string_view stretch = block.substr(start, end - start);
       const Result d = from.decode(stretch, utf8, ErrorMode::Strict);
+      InputOffsets offsets(from, stretch);
       o.to->for_each_encode_error(std::string_view(utf8.data(), d.written), [&](const Error& e) {
-        report(e, base + start + input_offset(from, stretch, e.offset));
+        if (spool_ok) spool_ok = outlet.add(line(e, base + start + offsets(e.offset)));
       });
     };
     const auto c = from.for_each_decode_error(block, [&](const Error& e) {
-      flush_target(e.offset);
-      report(e, base + e.offset);
+      check_outlet(e.offset);
+      out.write(line(e, base + e.offset));
       start = e.offset + e.skip;
     }, eof);
-    flush_target(c.consumed);
-    return c.consumed;
+    check_outlet(c.consumed);
+    return out.ok() && spool_ok ? c.consumed : kStop;
   });
-  if (!ok) {
-    std::fprintf(stderr, "pgcodec: read error: %s\n", std::strerror(errno));
+  if (!read_ok) {
+    report_read_error(err);
     return 2;
   }
+  if (!spool_ok || !outlet.drain(out)) {
+    std::fprintf(err, "pgcodec: cannot hold the output-side errors in a temporary file: %s\n",
+                 std::strerror(errno));
+    return 2;
+  }
+  if (!out.flush()) return 2;  // the caller reports it
   return errors ? 1 : 0;
 }
 

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 
 #include "convert.hpp"
 #include "verifier/verify.hpp"
@@ -29,7 +30,9 @@ std::string join(std::span<const std::string_view> v, const char* sep = ",") {
 
 std::string or_dash(std::string_view s) { return s.empty() ? "-" : std::string(s); }
 
-int cmd_list(bool json) {
+// list and resolve build their text, then write it through `out`.
+int cmd_list(bool json, pgcodec::cli::Output& out) {
+  std::ostringstream s;
   if (json) {
     auto arr = nlohmann::json::array();
     for (const EncodingInfo& e : pgcodec::encodings()) {
@@ -39,7 +42,7 @@ int cmd_list(bool json) {
       j["server"] = e.server;
       j["max_char_length"] = e.max_char_length;
       j["aliases"] = std::vector<std::string>(e.aliases.begin(), e.aliases.end());
-      auto opt = [](std::string_view s) { return s.empty() ? nlohmann::json() : nlohmann::json(s); };
+      auto opt = [](std::string_view v) { return v.empty() ? nlohmann::json() : nlohmann::json(v); };
       j["python"] = {{"psycopg3", opt(e.python_psycopg3)},
                      {"psycopg2", opt(e.python_psycopg2)},
                      {"asyncpg", opt(e.python_asyncpg)},
@@ -47,33 +50,45 @@ int cmd_list(bool json) {
       j["icu"] = opt(e.icu);
       arr.push_back(std::move(j));
     }
-    std::cout << arr.dump(2) << "\n";
-    return 0;
+    s << arr.dump(2) << "\n";
+  } else {
+    s << std::left << std::setw(3) << "id" << " " << std::setw(15) << "name" << " "
+      << std::setw(6) << "kind" << " " << "max " << std::setw(15) << "psycopg3" << " "
+      << std::setw(15) << "psycopg2" << " " << std::setw(15) << "asyncpg" << " "
+      << std::setw(13) << "icu" << " aliases\n";
+    for (const EncodingInfo& e : pgcodec::encodings()) {
+      s << std::left << std::setw(3) << pgcodec::to_int(e.id) << " " << std::setw(15)
+        << e.name << " " << std::setw(6) << (e.server ? "server" : "client") << " "
+        << std::setw(3) << e.max_char_length << " " << std::setw(15)
+        << or_dash(e.python_psycopg3) << " " << std::setw(15) << or_dash(e.python_psycopg2)
+        << " " << std::setw(15) << or_dash(e.python_asyncpg) << " " << std::setw(13)
+        << or_dash(e.icu) << " " << join(e.aliases) << "\n";
+    }
   }
-  std::cout << std::left << std::setw(3) << "id" << " " << std::setw(15) << "name" << " "
-            << std::setw(6) << "kind" << " " << "max " << std::setw(15) << "psycopg3" << " "
-            << std::setw(15) << "psycopg2" << " " << std::setw(15) << "asyncpg" << " "
-            << std::setw(13) << "icu" << " aliases\n";
-  for (const EncodingInfo& e : pgcodec::encodings()) {
-    std::cout << std::left << std::setw(3) << pgcodec::to_int(e.id) << " " << std::setw(15)
-              << e.name << " " << std::setw(6) << (e.server ? "server" : "client") << " "
-              << std::setw(3) << e.max_char_length << " " << std::setw(15)
-              << or_dash(e.python_psycopg3) << " " << std::setw(15) << or_dash(e.python_psycopg2)
-              << " " << std::setw(15) << or_dash(e.python_asyncpg) << " " << std::setw(13)
-              << or_dash(e.icu) << " " << join(e.aliases) << "\n";
-  }
+  out.write(s.str());
   return 0;
 }
 
-int cmd_resolve(const std::string& name) {
+int cmd_resolve(const std::string& name, pgcodec::cli::Output& out) {
   if (auto e = pgcodec::lookup(name)) {
-    std::cout << pgcodec::info(*e).name << "\n";
+    out.write(std::string(pgcodec::info(*e).name) + "\n");
     return 0;
   }
   std::cerr << "pgcodec: \"" << name << "\" is not a PostgreSQL encoding name"
             << " (PostgreSQL would say: invalid value for parameter \"client_encoding\")\n"
             << "pgcodec: `pgcodec list` shows the encodings and their aliases\n";
   return 2;
+}
+
+// Every subcommand but verify ends here: standard output is flushed and
+// closed, and a failure there (a full disk, a closed descriptor) is exit 2,
+// whatever the command said before.
+int finish(int rc, pgcodec::cli::Output& out) {
+  if (!out.close()) {
+    std::fprintf(stderr, "pgcodec: %s\n", out.error_message().c_str());
+    return 2;
+  }
+  return rc;
 }
 
 // Resolves a codec for convert/check; prints why not and returns null.
@@ -197,8 +212,9 @@ int main(int argc, char** argv) {
     const int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
   }
-  if (*list) return cmd_list(json);
-  if (*resolve) return cmd_resolve(name);
+  pgcodec::cli::Output out(stdout, "standard output");
+  if (*list) return finish(cmd_list(json, out), out);
+  if (*resolve) return finish(cmd_resolve(name, out), out);
   if (*verify) {
     for (auto& n : verify_encodings) {
       auto e = pgcodec::lookup(n);
@@ -227,10 +243,10 @@ int main(int argc, char** argv) {
     o.json = check_json;
     std::FILE* in = open_input(file);
     if (!in) return 2;
-    const int rc = *convert ? pgcodec::cli::run_convert(o, in, stdout, stderr)
-                            : pgcodec::cli::run_check(o, in, stdout);
+    const int rc = *convert ? pgcodec::cli::run_convert(o, in, out, stderr)
+                            : pgcodec::cli::run_check(o, in, out, stderr);
     if (in != stdin) std::fclose(in);
-    return rc;
+    return finish(rc, out);
   }
   return 2;
 }
