@@ -145,10 +145,13 @@ int main(int argc, char** argv) {
       "convert",
       "Convert FILE (or standard input) from encoding FROM to encoding TO through UTF-8,\n"
       "exactly as a UTF8 PostgreSQL database would take it in with client_encoding FROM and\n"
-      "give it out with client_encoding TO. Streams in constant memory. On the first error\n"
-      "the output converted so far is written, PostgreSQL's message and the byte offset go\n"
-      "to standard error, and the exit status is 1. With --errors replace nothing fails:\n"
-      "bad input decodes to U+FFFD, characters TO lacks become '?'.");
+      "give it out with client_encoding TO. Streams in constant memory. As the server takes\n"
+      "the whole value in before giving any of it out, an error in the input wins over an\n"
+      "earlier character TO lacks: the error reported is the first one taking the input in,\n"
+      "else the first one giving it out. Output is written up to the first character that\n"
+      "fails either way; PostgreSQL's message and the byte offset go to standard error, and\n"
+      "the exit status is 1. With --errors replace nothing fails: bad input decodes to\n"
+      "U+FFFD, characters TO lacks become '?'. Exit status 2 if the output cannot be written.");
   convert->add_option("-f,--from", from, "Encoding of the input")->required();
   convert->add_option("-t,--to", to, "Encoding of the output")->required();
   convert->add_option("--errors", errors_mode, "strict (default) or replace")
@@ -161,7 +164,9 @@ int main(int argc, char** argv) {
       "character that could not be given back out in encoding TO. One line per error:\n"
       "byte offset, kind, SQLSTATE and PostgreSQL's message; --json prints one JSON object\n"
       "per line instead. Checking resumes one byte after an invalid byte sequence and after\n"
-      "the whole character when it has no equivalent. Exit status 1 if there is any error.\n"
+      "the whole character when it has no equivalent. The errors taking the input in come\n"
+      "first, then those giving it out in TO, each group in input order, so the first line is\n"
+      "the error PostgreSQL raises. Exit status 1 if there is any error.\n"
       "Run it on a dump before loading it with client_encoding set.");
   check->add_option("-f,--from", from, "Encoding of the input")->required();
   check->add_option("-t,--to", to, "Also check that every character exists in this encoding");
