@@ -1,4 +1,6 @@
-# `pgcodec list --json` prints 42 encodings with ids 0..41 in order.
+# `pgcodec list --json` prints 42 encodings with ids 0..41 in order, each an
+# object with exactly the keys id, name, server, max_char_length, aliases
+# (the ICU and Python codec names are the harness's, not the library's).
 execute_process(COMMAND ${CLI} list --json OUTPUT_VARIABLE out RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "pgcodec list --json exited ${rc}")
@@ -12,6 +14,17 @@ foreach(i RANGE ${last})
   string(JSON id GET "${out}" ${i} id)
   if(NOT id EQUAL i)
     message(FATAL_ERROR "entry ${i} has id ${id}")
+  endif()
+  string(JSON keys LENGTH "${out}" ${i})
+  set(names "")
+  math(EXPR lastkey "${keys} - 1")
+  foreach(k RANGE ${lastkey})
+    string(JSON key MEMBER "${out}" ${i} ${k})
+    list(APPEND names ${key})
+  endforeach()
+  list(SORT names)
+  if(NOT names STREQUAL "aliases;id;max_char_length;name;server")
+    message(FATAL_ERROR "entry ${i} has keys ${names}")
   endif()
 endforeach()
 string(JSON name GET "${out}" 35 name)

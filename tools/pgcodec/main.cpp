@@ -28,8 +28,6 @@ std::string join(std::span<const std::string_view> v, const char* sep = ",") {
   return s;
 }
 
-std::string or_dash(std::string_view s) { return s.empty() ? "-" : std::string(s); }
-
 // list and resolve build their text, then write it through `out`.
 int cmd_list(bool json, pgcodec::cli::Output& out) {
   std::ostringstream s;
@@ -42,28 +40,16 @@ int cmd_list(bool json, pgcodec::cli::Output& out) {
       j["server"] = e.server;
       j["max_char_length"] = e.max_char_length;
       j["aliases"] = std::vector<std::string>(e.aliases.begin(), e.aliases.end());
-      auto opt = [](std::string_view v) { return v.empty() ? nlohmann::json() : nlohmann::json(v); };
-      j["python"] = {{"psycopg3", opt(e.python_psycopg3)},
-                     {"psycopg2", opt(e.python_psycopg2)},
-                     {"asyncpg", opt(e.python_asyncpg)},
-                     {"others", std::vector<std::string>(e.python_others.begin(), e.python_others.end())}};
-      j["icu"] = opt(e.icu);
       arr.push_back(std::move(j));
     }
     s << arr.dump(2) << "\n";
   } else {
     s << std::left << std::setw(3) << "id" << " " << std::setw(15) << "name" << " "
-      << std::setw(6) << "kind" << " " << "max " << std::setw(15) << "psycopg3" << " "
-      << std::setw(15) << "psycopg2" << " " << std::setw(15) << "asyncpg" << " "
-      << std::setw(13) << "icu" << " aliases\n";
-    for (const EncodingInfo& e : pgcodec::encodings()) {
-      s << std::left << std::setw(3) << pgcodec::to_int(e.id) << " " << std::setw(15)
-        << e.name << " " << std::setw(6) << (e.server ? "server" : "client") << " "
-        << std::setw(3) << e.max_char_length << " " << std::setw(15)
-        << or_dash(e.python_psycopg3) << " " << std::setw(15) << or_dash(e.python_psycopg2)
-        << " " << std::setw(15) << or_dash(e.python_asyncpg) << " " << std::setw(13)
-        << or_dash(e.icu) << " " << join(e.aliases) << "\n";
-    }
+      << std::setw(6) << "kind" << " max aliases\n";
+    for (const EncodingInfo& e : pgcodec::encodings())
+      s << std::left << std::setw(3) << pgcodec::to_int(e.id) << " " << std::setw(15) << e.name
+        << " " << std::setw(6) << (e.server ? "server" : "client") << " " << std::setw(3)
+        << e.max_char_length << " " << join(e.aliases) << "\n";
   }
   out.write(s.str());
   return 0;
@@ -94,16 +80,9 @@ int finish(int rc, pgcodec::cli::Output& out) {
 // Resolves a codec for convert/check; prints why not and returns null.
 const pgcodec::Codec* usable_codec(const std::string& name, const char* what) {
   const pgcodec::Codec* c = pgcodec::find_codec(name);
-  if (!c) {
+  if (!c)
     std::cerr << "pgcodec: \"" << name << "\" is not a PostgreSQL encoding name ("
               << what << ")\n";
-    return nullptr;
-  }
-  if (!c->implemented()) {
-    std::cerr << "pgcodec: converting " << c->name()
-              << " is not implemented yet (the multibyte codecs come in a later release)\n";
-    return nullptr;
-  }
   return c;
 }
 
@@ -131,8 +110,7 @@ int main(int argc, char** argv) {
   auto* list = app.add_subcommand(
       "list",
       "List the 42 encodings: id, canonical name, server or client-only, maximum bytes per\n"
-      "character, the Python codecs psycopg 3, psycopg2 and asyncpg use, the closest ICU\n"
-      "converter and every alias PostgreSQL accepts.");
+      "character and every alias PostgreSQL accepts.");
   list->add_flag("--json", json, "Print a JSON array, one object per encoding");
   std::string name;
   auto* resolve = app.add_subcommand(
