@@ -483,12 +483,30 @@ TEST_F(Cli, CheckListsManyOutputSideErrorsAfterTheIntakes) {
   EXPECT_EQ(k, 30000u);
 }
 
+// After an output-side error convert writes nothing more but reads the rest
+// of the input, still in constant memory, to find an intake error behind it.
+TEST_F(Cli, ConvertKeepsCheckingAfterAnOutputErrorInConstantMemory) {
+  const std::string cmd = "(printf '\\351'; head -c 134217728 /dev/zero | tr '\\0' a; printf '\\201') | " +
+                          std::string(PGCODEC_CLI) + " convert -f WIN1252 -t KOI8R 2>" +
+                          (dir_ / "err").string() + " | wc -c > " + (dir_ / "count").string();
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  EXPECT_EQ(slurp(dir_ / "count"), "0\n");
+  EXPECT_EQ(slurp(dir_ / "err"), "pgcodec: character with byte sequence 0x81 in encoding \"WIN1252\" has no "
+                                 "equivalent in encoding \"UTF8\" at byte offset 134217729\n");
+  struct rusage ru {};
+  getrusage(RUSAGE_CHILDREN, &ru);
+  EXPECT_LT(ru.ru_maxrss, 64 * 1024) << "max resident size of a child, KiB";
+}
+
 TEST_F(Cli, UsageErrorsExitTwo) {
   EXPECT_EQ(run("convert -f NOPE -t UTF8 /dev/null").status, 2);
   EXPECT_EQ(run("convert -f UTF8").status, 2);
   EXPECT_EQ(run("check -f UTF8 /nonexistent/file").status, 2);
   EXPECT_EQ(run("convert -f UTF8 -t LATIN1 --errors maybe /dev/null").status, 2);
   EXPECT_EQ(run("frobnicate").status, 2);
+  const CliRun unreadable = run("convert -f UTF8 -t UTF8 " + dir_.string());  // a directory
+  EXPECT_EQ(unreadable.status, 2);
+  EXPECT_EQ(unreadable.err, "pgcodec: read error on " + dir_.string() + ": Is a directory\n");
   EXPECT_EQ(run("--help").status, 0);
 }
 

@@ -108,8 +108,8 @@ bool for_each_block(std::FILE* in, Block block) {
   }
 }
 
-void report_read_error(std::FILE* err) {
-  std::fprintf(err, "pgcodec: read error: %s\n", std::strerror(errno));
+void report_read_error(const ConvertOptions& o, std::FILE* err) {
+  std::fprintf(err, "pgcodec: read error on %s: %s\n", o.input_name.c_str(), std::strerror(errno));
 }
 
 struct Located {
@@ -187,7 +187,7 @@ int run_convert(const ConvertOptions& o, std::FILE* in, Output& out, std::FILE* 
     return d.consumed;
   });
   if (!read_ok) {
-    report_read_error(err);
+    report_read_error(o, err);
     return 2;
   }
   // Only what reached the file counts as converted.
@@ -235,7 +235,7 @@ int run_check(const ConvertOptions& o, std::FILE* in, Output& out, std::FILE* er
     return out.ok() && spool_ok ? c.consumed : kStop;
   });
   if (!read_ok) {
-    report_read_error(err);
+    report_read_error(o, err);
     return 2;
   }
   if (!spool_ok || !outlet.drain(out)) {

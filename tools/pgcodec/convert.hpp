@@ -44,6 +44,7 @@ struct ConvertOptions {
   const Codec* to = nullptr;  // check: may be null (validate `from` only)
   ErrorMode mode = ErrorMode::Strict;
   bool json = false;  // check only
+  std::string input_name = "standard input";  // for a read error's message
 };
 
 // Exit status: 0 success, 1 data errors, 2 when reading the input or writing

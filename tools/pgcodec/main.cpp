@@ -224,6 +224,7 @@ int main(int argc, char** argv) {
     }
     o.mode = errors_mode == "replace" ? pgcodec::ErrorMode::Replace : pgcodec::ErrorMode::Strict;
     o.json = check_json;
+    if (!file.empty() && file != "-") o.input_name = file;
     std::FILE* in = open_input(file);
     if (!in) return 2;
     const int rc = *convert ? pgcodec::cli::run_convert(o, in, out, stderr)
