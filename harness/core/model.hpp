@@ -1,32 +1,66 @@
-// The reference conversion: what PostgreSQL's convert() answers for an input,
-// derived from the structural rules and a mapping table, one character at a
-// time with no shortcuts. The table generator checks the server against it;
-// the fast codecs are checked against it.
+// The table model: what PostgreSQL's convert() answers for an input, derived
+// from the byte grammar (rules/grammar.hpp) and a mapping table's runs, one
+// character at a time with no shortcuts. The table generator holds the
+// server to it before writing tables; the verifier holds it to the server.
+//
+// It shares no lookup code with the codecs: its lookups are ordered maps
+// built from the runs, not the codecs' dense arrays or their binary searches
+// (tables/lookup.hpp), so a mistake in one is not repeated in the other.
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
+#include "core/outcome.hpp"
 #include "tables/table.hpp"
 
-namespace pgcodec::detail {
+namespace pgcodec::harness {
 
-enum class RefStatus : std::uint8_t {
-  Ok,
-  InvalidByteSequence,  // SQLSTATE 22021
-  NoEquivalent,         // SQLSTATE 22P05
+class TableModel {
+ public:
+  // Copies what it needs: `t` may be a temporary.
+  explicit TableModel(const detail::MappingTable& t);
+
+  // bytes in the encoding -> UTF-8, as convert(bytes, enc, 'UTF8'). The
+  // outcome has no offset (convert() reports none).
+  Outcome decode(std::string_view bytes) const;
+  // UTF-8 (assumed valid) -> bytes, as convert(text, 'UTF8', enc).
+  Outcome encode(std::string_view utf8) const;
+
+  // One character: the code points a byte code decodes to (the second is 0
+  // unless it decodes to two), the code a code point or a pair encodes to.
+  std::optional<std::pair<std::uint32_t, std::uint32_t>> decode_code(std::uint32_t code) const;
+  std::optional<std::uint32_t> encode_code_point(std::uint32_t cp) const;
+  std::optional<std::uint32_t> encode_pair(std::uint32_t cp1, std::uint32_t cp2) const;
+
+  Encoding encoding() const noexcept { return enc_; }
+
+ private:
+  struct Span {
+    std::uint32_t to, length;
+  };
+  Encoding enc_;
+  bool identity_;
+  std::map<std::uint32_t, Span> decode_, decode_linear_, encode_, encode_linear_;
+  std::map<std::uint32_t, std::pair<std::uint32_t, std::uint32_t>> decode_pairs_;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> encode_pairs_;
+  bool has_encode_pairs_ = false;
 };
 
-struct Answer {
-  RefStatus status = RefStatus::Ok;
-  std::string output;  // converted bytes when status == Ok
-  bool operator==(const Answer&) const = default;
-};
+// The model of an encoding's committed table, built once per process.
+const TableModel& model(Encoding e);
+// Shorthands: model(t.encoding) when `t` is the committed table, else a
+// model built for this call.
+Outcome model_decode(const detail::MappingTable& t, std::string_view bytes);
+Outcome model_encode(const detail::MappingTable& t, std::string_view utf8);
 
-// bytes in table.encoding -> UTF-8, as convert(bytes, enc, 'UTF8').
-Answer reference_decode(const MappingTable& table, std::string_view bytes);
-// UTF-8 (assumed valid) -> bytes in table.encoding, as convert(bytes, 'UTF8', enc).
-Answer reference_encode(const MappingTable& table, std::string_view utf8);
+// Every (byte code, code point) a table decodes to one code point, expanded
+// from its runs.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> decoded_codes(const detail::MappingTable& t);
 
-}  // namespace pgcodec::detail
+}  // namespace pgcodec::harness

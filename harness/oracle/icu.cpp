@@ -7,6 +7,9 @@
 #include <vector>
 
 namespace pgcodec::oracle {
+
+using harness::Outcome;
+using harness::OutcomeKind;
 namespace {
 
 // The callbacks record why ICU stopped and leave the error set, so the

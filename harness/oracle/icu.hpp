@@ -21,9 +21,9 @@ class IcuConverter {
   IcuConverter& operator=(const IcuConverter&) = delete;
 
   // bytes in the converter's charset -> UTF-8
-  Outcome decode(std::string_view bytes);
+  harness::Outcome decode(std::string_view bytes);
   // UTF-8 (valid) -> bytes in the converter's charset
-  Outcome encode(std::string_view utf8);
+  harness::Outcome encode(std::string_view utf8);
 
  private:
   struct Impl;

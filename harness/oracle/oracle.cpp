@@ -1,64 +1,16 @@
 #include "oracle/oracle.hpp"
 
 #include <algorithm>
-#include <array>
 
 #include "core/model.hpp"
 #include "oracle/icu.hpp"
+#include "oracle/names.hpp"
 #include "oracle/python.hpp"
 #include "pgcodec/codec.hpp"
-#include "tables/table.hpp"
 
 namespace pgcodec::oracle {
 
-const char* to_string(Direction d) noexcept { return d == Direction::Decode ? "decode" : "encode"; }
-
 namespace {
-constexpr std::array<const char*, 6> kCategoryNames = {
-    "agree", "different-mapping", "only-postgres", "only-reference", "different-error-kind",
-    "different-offset"};
-}  // namespace
-
-const char* to_string(Category c) noexcept { return kCategoryNames[static_cast<std::size_t>(c)]; }
-
-bool parse_category(std::string_view s, Category& c) noexcept {
-  for (std::size_t i = 0; i < kCategoryNames.size(); ++i)
-    if (s == kCategoryNames[i]) {
-      c = static_cast<Category>(i);
-      return true;
-    }
-  return false;
-}
-
-Category classify(const Outcome& expected, const Outcome& actual) noexcept {
-  if (expected.ok() && actual.ok())
-    return expected.output == actual.output ? Category::Agree : Category::DifferentMapping;
-  if (expected.ok()) return Category::OnlyExpected;
-  if (actual.ok()) return Category::OnlyActual;
-  if (expected.kind != actual.kind && expected.kind != OutcomeKind::Unspecified &&
-      actual.kind != OutcomeKind::Unspecified)
-    return Category::DifferentErrorKind;
-  if (expected.offset_known && actual.offset_known && expected.offset != actual.offset)
-    return Category::DifferentOffset;
-  return Category::Agree;
-}
-
-bool agree(const Outcome& a, const Outcome& b) noexcept { return classify(a, b) == Category::Agree; }
-
-namespace {
-
-Outcome from_result(const Result& r, const char* out) {
-  Outcome o;
-  if (r.ok()) {
-    o.output.assign(out, r.written);
-    return o;
-  }
-  o.kind = r.error.kind == ErrorKind::InvalidByteSequence ? OutcomeKind::InvalidByteSequence
-                                                         : OutcomeKind::NoEquivalent;
-  o.offset = r.error.offset;
-  o.offset_known = true;
-  return o;
-}
 
 // Runs a pgcodec conversion function over every input with a reused buffer.
 template <class Convert>
@@ -70,7 +22,7 @@ void run_each(std::span<const std::string> in, std::vector<Outcome>& out, bool d
     const auto cap = decoding ? c.max_decoded_size(in[i].size()) : c.max_encoded_size(in[i].size());
     buf.resize(std::max<std::size_t>(cap.value_or(in[i].size() * 4), 1));
     const Result r = convert(in[i], std::span<char>(buf));
-    out[i] = from_result(r, buf.data());
+    out[i] = harness::from_result(r, std::string_view(buf.data(), buf.size()));
   }
 }
 
@@ -107,25 +59,16 @@ class ByName final : public Reference {
 
 class Tables final : public Reference {
  public:
-  explicit Tables(Encoding e) : t_(*detail::mapping_table(e)) {}
+  explicit Tables(Encoding e) : m_(harness::model(e)) {}
   std::string name() const override { return "pgcodec-tables"; }
   void run(Direction d, std::span<const std::string> in, std::vector<Outcome>& out) override {
     out.resize(in.size());
-    for (std::size_t i = 0; i < in.size(); ++i) {
-      const detail::Answer a = d == Direction::Decode ? detail::reference_decode(t_, in[i])
-                                                      : detail::reference_encode(t_, in[i]);
-      Outcome& o = out[i];
-      o = Outcome{};
-      o.kind = a.status == detail::RefStatus::Ok ? OutcomeKind::Ok
-               : a.status == detail::RefStatus::InvalidByteSequence
-                   ? OutcomeKind::InvalidByteSequence
-                   : OutcomeKind::NoEquivalent;
-      o.output = a.output;
-    }
+    for (std::size_t i = 0; i < in.size(); ++i)
+      out[i] = d == Direction::Decode ? m_.decode(in[i]) : m_.encode(in[i]);
   }
 
  private:
-  const detail::MappingTable& t_;
+  const harness::TableModel& m_;
 };
 
 class Icu final : public Reference {
@@ -162,12 +105,13 @@ std::unique_ptr<Reference> pgcodec_by_name(Encoding e) { return std::make_unique
 std::unique_ptr<Reference> pgcodec_tables(Encoding e) { return std::make_unique<Tables>(e); }
 
 std::unique_ptr<Reference> icu_reference(Encoding e) {
-  if (info(e).icu.empty()) return nullptr;
-  return std::make_unique<Icu>(std::string(info(e).icu));
+  const std::string_view name = reference_names(e).icu;
+  if (name.empty()) return nullptr;
+  return std::make_unique<Icu>(std::string(name));
 }
 
 std::vector<PythonChoice> python_choices(Encoding e) {
-  const EncodingInfo& i = info(e);
+  const ReferenceNames& i = reference_names(e);
   std::vector<PythonChoice> out;
   auto add = [&](std::string_view requested, const char* driver) {
     if (requested.empty()) return;

@@ -6,113 +6,22 @@
 #include <ostream>
 #include <set>
 
+#include "core/generators.hpp"
 #include "core/model.hpp"
-#include "rules/utf8.hpp"
-#include "rules/grammar.hpp"
-#include "tables/lookup.hpp"
+#include "core/text.hpp"
 
 namespace pgcodec::oracle {
 namespace {
 
+using harness::code_points_of;
+using harness::decode_candidates;
+using harness::OutcomeKind;
+using harness::single_char;
+using harness::utf8;
+
 std::string chain_name(Encoding e) { return std::string(info(e).name); }
 
 }  // namespace
-
-std::string hex_bytes(std::string_view s) {
-  std::string out;
-  char buf[8];
-  for (char c : s) {
-    std::snprintf(buf, sizeof buf, "%s%02x", out.empty() ? "" : " ", static_cast<unsigned char>(c));
-    out += buf;
-  }
-  return out.empty() ? "(empty)" : out;
-}
-
-std::string utf8(std::uint32_t cp) {
-  std::string s;
-  detail::append_utf8(s, cp);
-  return s;
-}
-
-std::vector<std::uint32_t> code_points_of(std::string_view s) {
-  std::vector<std::uint32_t> cps;
-  for (std::size_t i = 0; i < s.size();) {
-    auto b = static_cast<unsigned char>(s[i]);
-    int n = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
-    std::uint32_t c = n == 1 ? b : b & (0x7F >> n);
-    for (int k = 1; k < n; ++k) c = (c << 6) | (static_cast<unsigned char>(s[i + static_cast<std::size_t>(k)]) & 0x3F);
-    cps.push_back(c);
-    i += static_cast<std::size_t>(n);
-  }
-  return cps;
-}
-
-
-bool single_char(Encoding e, std::string_view s) {
-  auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  return detail::verify_char(e, p, s.size()) == static_cast<int>(s.size());
-}
-
-std::string code_points_text(std::string_view s) {
-  std::string out;
-  for (auto cp : code_points_of(s)) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "%sU+%04X", out.empty() ? "" : " ", cp);
-    out += buf;
-  }
-  return out.empty() ? "(empty)" : out;
-}
-
-
-std::vector<std::string> decode_candidates(Encoding e) {
-  std::vector<std::string> c;
-  auto push = [&](std::initializer_list<int> bytes) {
-    std::string s;
-    for (int b : bytes) s.push_back(static_cast<char>(b));
-    c.push_back(std::move(s));
-  };
-  for (int b = 0; b < 0x100; ++b) push({b});
-  for (int b1 = 0x80; b1 < 0x100; ++b1)
-    for (int b2 = 0; b2 < 0x100; ++b2) push({b1, b2});
-  switch (e) {
-    case Encoding::EUC_JP:
-    case Encoding::EUC_JIS_2004:
-      for (int b2 = 0x80; b2 < 0x100; ++b2)
-        for (int b3 = 0x80; b3 < 0x100; ++b3) push({0x8F, b2, b3});
-      break;
-    case Encoding::EUC_TW:
-      for (int b2 = 0x80; b2 < 0x100; ++b2)
-        for (int b3 = 0x80; b3 < 0x100; ++b3) push({0x8F, b2, b3});
-      for (int b2 = 0x80; b2 < 0x100; ++b2)
-        for (int b3 = 0x80; b3 < 0x100; ++b3)
-          for (int b4 = 0x80; b4 < 0x100; ++b4) push({0x8E, b2, b3, b4});
-      break;
-    case Encoding::MULE_INTERNAL:  // the official two-byte sets and the private one-byte sets
-      for (int b1 = 0x90; b1 <= 0x9B; ++b1)
-        for (int b2 = 0x80; b2 < 0x100; ++b2)
-          for (int b3 = 0x80; b3 < 0x100; ++b3) push({b1, b2, b3});
-      break;
-    case Encoding::GB18030:
-      for (int b1 = 0x81; b1 <= 0xFE; ++b1)
-        for (int b2 = 0x30; b2 <= 0x39; ++b2)
-          for (int b3 = 0x81; b3 <= 0xFE; ++b3)
-            for (int b4 = 0x30; b4 <= 0x39; ++b4) push({b1, b2, b3, b4});
-      break;
-    default:
-      break;
-  }
-  return c;
-}
-
-// U+0001..U+10FFFF without the surrogates.
-std::vector<std::uint32_t> all_code_points() {
-  std::vector<std::uint32_t> v;
-  v.reserve(0x10FFFF);
-  for (std::uint32_t cp = 1; cp <= 0x10FFFF; ++cp)
-    if (cp < 0xD800 || cp > 0xDFFF) v.push_back(cp);
-  return v;
-}
-
 
 Answers probe_encoding(ProbePool& pool, Encoding e, const std::vector<std::uint32_t>& cps,
                        Path path, const std::vector<std::string>* dec_inputs) {
@@ -169,7 +78,7 @@ Answers probe_mule(ProbePool& pool, const MemberTable& member, const std::vector
   std::map<std::uint32_t, Encoding> owner;
   std::set<std::string> images;
   for (Encoding m : kMuleMembers) {
-    auto chars = decoded_codes(member(m));
+    auto chars = harness::decoded_codes(member(m));
     auto r = pool.run({chain_name(m), "MULE_INTERNAL"}, chars.size(), [&](std::size_t i) {
       std::string s;
       detail::append_code(s, chars[i].first);
@@ -237,13 +146,15 @@ Answers probe_mule(ProbePool& pool, const MemberTable& member, const std::vector
     }
   }
   // 3. Encoding: each code point through the first member that encodes it.
+  std::vector<harness::TableModel> models;
+  for (Encoding m : kMuleMembers) models.emplace_back(member(m));
   std::map<int, std::vector<std::uint32_t>> by_member;
   std::vector<std::uint32_t> orphans;
   for (auto cp : cps) {
     bool found = false;
-    for (Encoding m : kMuleMembers) {
-      std::uint32_t code = 0;
-      if (detail::lookup_encode(member(m), cp, code)) {
+    for (const harness::TableModel& model : models) {
+      const Encoding m = model.encoding();
+      if (model.encode_code_point(cp)) {
         by_member[to_int(m)].push_back(cp);
         found = true;
         break;
@@ -278,24 +189,12 @@ Answers probe_mule(ProbePool& pool, const MemberTable& member, const std::vector
 }
 
 
-std::vector<std::pair<std::uint32_t, std::uint32_t>> decoded_codes(const detail::MappingTable& t) {
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
-  for (auto& r : t.decode)
-    for (std::uint32_t k = 0; k < r.length; ++k) out.emplace_back(r.code + k, r.cp + k);
-  for (auto& r : t.decode_linear)
-    for (std::uint32_t k = 0; k < r.length; ++k)
-      out.emplace_back(detail::gb18030_code(r.linear + k), r.cp + k);
-  return out;
-}
-
 Outcome to_outcome(const Probe& p) {
-  Outcome o;
-  o.kind = p.verdict == Verdict::Ok        ? OutcomeKind::Ok
-           : p.verdict == Verdict::Invalid ? OutcomeKind::InvalidByteSequence
-                                           : OutcomeKind::NoEquivalent;
-  if (o.ok()) o.output.assign(p.output());
-  return o;  // convert() does not say where it failed
-
+  if (p.verdict == Verdict::Ok) return Outcome::converted(std::string(p.output()));
+  const bool invalid = p.verdict == Verdict::Invalid;
+  Outcome o = Outcome::failed(invalid ? OutcomeKind::InvalidByteSequence : OutcomeKind::NoEquivalent);
+  o.sqlstate = invalid ? "22021" : "22P05";
+  return o;
 }
 
 }  // namespace pgcodec::oracle
@@ -371,7 +270,7 @@ std::vector<Outcome> ClientPath::run(bool decoding, const std::vector<std::strin
   for (std::size_t i = 0; i < in.size(); ++i) {
     Outcome& o = out[i];
     if (raw[i].ok) {
-      o.output = raw[i].output;
+      o = Outcome::converted(raw[i].output);
       continue;
     }
     if (raw[i].sqlstate == "22021")
@@ -380,8 +279,11 @@ std::vector<Outcome> ClientPath::run(bool decoding, const std::vector<std::strin
       o.kind = OutcomeKind::NoEquivalent;
     else
       throw std::runtime_error("unexpected SQLSTATE " + raw[i].sqlstate + ": " + raw[i].message);
+    o.sqlstate = raw[i].sqlstate;
+    o.message = raw[i].message;
     const std::string quoted = quoted_bytes(raw[i].message);
     if (quoted.empty()) continue;
+    o.bytes = quoted;
     for (std::size_t p = in[i].find(quoted); p != std::string::npos; p = in[i].find(quoted, p + 1)) {
       prefixes.push_back(in[i].substr(0, p));
       owner.emplace_back(i, p);
@@ -391,8 +293,7 @@ std::vector<Outcome> ClientPath::run(bool decoding, const std::vector<std::strin
   for (std::size_t k = 0; k < pre.size(); ++k) {
     if (!pre[k].ok) continue;
     Outcome& o = out[owner[k].first];
-    o.offset = std::max(o.offset_known ? o.offset : 0, owner[k].second);
-    o.offset_known = true;
+    o.offset = std::max(o.offset.value_or(0), owner[k].second);
   }
   return out;
 }

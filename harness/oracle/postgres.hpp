@@ -12,31 +12,14 @@
 #include <vector>
 
 #include "core/outcome.hpp"
+#include "core/model.hpp"
 #include "oracle/probe.hpp"
 #include "pgcodec/encoding.hpp"
 #include "tables/table.hpp"
 
 namespace pgcodec::oracle {
 
-// ---------------------------------------------------------------------------
-// Text helpers shared by the tools.
-
-std::string hex_bytes(std::string_view s);         // "82 a0", "(empty)"
-std::string utf8(std::uint32_t cp);                // one code point as UTF-8
-std::vector<std::uint32_t> code_points_of(std::string_view valid_utf8);
-std::string code_points_text(std::string_view valid_utf8);  // "U+3042 U+309A"
-// Whether `s` is exactly one well-formed character of `e`.
-bool single_char(Encoding e, std::string_view s);
-
-// ---------------------------------------------------------------------------
-// The enumerated inputs.
-
-// Every single byte, every two-byte sequence with a high lead byte, and the
-// three- and four-byte spaces of EUC_JP, EUC_JIS_2004, EUC_TW, GB18030 and
-// MULE_INTERNAL.
-std::vector<std::string> decode_candidates(Encoding e);
-// U+0001..U+10FFFF without the surrogates.
-std::vector<std::uint32_t> all_code_points();
+using harness::Outcome;
 
 // Which path's semantics the server is asked about. They agree on single
 // characters except for SQL_ASCII: convert() copies SQL_ASCII bytes as they
@@ -57,7 +40,7 @@ struct Answers {
   std::size_t policy_answers = 0;
 };
 
-// `dec_inputs` replaces decode_candidates(e) when given (a sample).
+// `dec_inputs` replaces harness::decode_candidates(e) when given (a sample).
 Answers probe_encoding(ProbePool& pool, Encoding e, const std::vector<std::uint32_t>& cps,
                        Path path = Path::Convert,
                        const std::vector<std::string>* dec_inputs = nullptr);
@@ -69,10 +52,9 @@ using MemberTable = std::function<detail::MappingTable(Encoding)>;
 Answers probe_mule(ProbePool& pool, const MemberTable& member, const std::vector<std::uint32_t>& cps,
                    std::ostream& log);
 
-// Every (code, code point) a table decodes, expanded from its runs.
-std::vector<std::pair<std::uint32_t, std::uint32_t>> decoded_codes(const detail::MappingTable& t);
-
-// The offset is unknown: convert() does not report it.
+// The one conversion from a server answer: the SQLSTATE is known, the
+// offset, quoted bytes and message are not (convert() is asked per input
+// and the probe keeps no message of a conversion error).
 Outcome to_outcome(const Probe& p);
 
 }  // namespace pgcodec::oracle
@@ -83,10 +65,11 @@ namespace pgcodec::oracle {
 // as a text parameter in `e` and reads the server's UTF-8 back; encoding
 // sends UTF-8 (valid) as bytea and reads the text back in `e`. Thousands of
 // statements per round trip (libpq pipeline mode), each with its own error.
-// The server's message names the failing character's bytes but not their
-// offset; the offset is the last occurrence of those bytes whose prefix the
-// server accepts (offset_known is false if no occurrence qualifies). MULE_INTERNAL cannot
-// be a client encoding of a UTF8 server.
+// The outcomes carry the server's SQLSTATE, primary message and the bytes
+// the message quotes. The message does not give the offset; the offset is
+// the last occurrence of the quoted bytes whose prefix the server accepts
+// (unknown if no occurrence qualifies). MULE_INTERNAL cannot be a client
+// encoding of a UTF8 server.
 class ClientPath {
  public:
   ClientPath(const std::string& conninfo, Encoding e);

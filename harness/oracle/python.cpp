@@ -8,6 +8,9 @@
 #include <stdexcept>
 
 namespace pgcodec::oracle {
+
+using harness::Outcome;
+using harness::OutcomeKind;
 namespace {
 
 // Starts the interpreter once; conversions hold the GIL only while they run.
@@ -66,7 +69,6 @@ Outcome failure(bool decoding) {
   // into a UTF-8 byte offset by the caller when needed (not known here).
   if (decoding) {
     o.offset = static_cast<std::size_t>(start);
-    o.offset_known = true;
   }
   return o;
 }
@@ -215,7 +217,6 @@ bool PythonCodec::run_joined(std::span<const std::string> inputs, std::vector<Ou
     o.kind = python_reason_kind(utf8_of(PyTuple_GET_ITEM(e, 1)), false);
     o.output.clear();
     o.offset = utf8_offset_of_code_point(inputs[i], start - starts[i]);
-    o.offset_known = true;
   }
   return true;
 }
@@ -249,7 +250,6 @@ void PythonCodec::run(bool decoding, std::span<const std::string> inputs, std::v
       const auto start = static_cast<std::size_t>(PyLong_AsSsize_t(PyTuple_GET_ITEM(item, 0)));
       o.kind = python_reason_kind(utf8_of(PyTuple_GET_ITEM(item, 1)), decoding);
       o.offset = decoding ? start : utf8_offset_of_code_point(inputs[i], start);
-      o.offset_known = true;
     } else if (PyUnicode_Check(item)) {
       o.output = utf8_of(item);
     } else {

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace pgcodec::cli {
+namespace pgcodec::verifier {
 namespace {
 
 using nlohmann::ordered_json;
@@ -103,7 +103,7 @@ ordered_json to_json(const Atlas& a) {
       ordered_json ex = ordered_json::object();
       for (auto& [cat, rows] : r.examples)
         for (auto& row : rows)
-          ex[cat].push_back({{"direction", row.direction}, {"input", row.input}, {"postgres", row.postgres},
+          ex[cat].push_back({{"direction", to_string(row.direction)}, {"input", row.input}, {"postgres", row.postgres},
                              {"reference", row.reference}, {"note", row.note}});
       jr["examples"] = ex;
       jr["reads_postgres_output"] = {{"total", r.reads_total}, {"wrong", r.reads_wrong}, {"examples", r.read_examples}};
@@ -215,7 +215,7 @@ std::string markdown(const Atlas& a) {
       o << "\n`" << r.name << "` examples:\n";
       for (auto& [cat, rows] : r.examples)
         for (auto& row : rows)
-          o << "- " << cat << ": " << row.direction << " " << md_escape(row.input) << ": PostgreSQL "
+          o << "- " << cat << ": " << to_string(row.direction) << " " << md_escape(row.input) << ": PostgreSQL "
             << md_escape(row.postgres) << ", reference " << md_escape(row.reference) << " — " << row.note << "\n";
       for (auto& x : r.read_examples) o << "- misread: " << x << "\n";
       for (auto& x : r.write_examples) o << "- miswritten: " << x << "\n";
@@ -324,4 +324,4 @@ void Atlas::write(const std::string& dir) const {
   write_file(std::filesystem::path(dir) / "index.html", html(*this));
 }
 
-}  // namespace pgcodec::cli
+}  // namespace pgcodec::verifier

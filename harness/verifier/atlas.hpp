@@ -8,7 +8,7 @@
 
 #include "verifier/verify.hpp"
 
-namespace pgcodec::cli {
+namespace pgcodec::verifier {
 
 struct Inconsistency {
   std::string input, written, read_back, sql;
@@ -28,13 +28,13 @@ struct ReferenceReport {
   std::size_t decode_inputs = 0, encode_inputs = 0;
   std::size_t divergences = 0, unregistered = 0, stale = 0;
   std::map<std::string, std::size_t> counts;  // "decode only-postgres" -> n
-  std::map<std::string, std::vector<RegistryRow>> examples;  // per category
+  std::map<std::string, std::vector<harness::RegistryRow>> examples;  // per category name
   // Reading what PostgreSQL writes (every code point it encodes), and
   // writing what PostgreSQL then reads back as the same text.
   std::size_t reads_total = 0, reads_wrong = 0, writes_total = 0, writes_wrong = 0;
   std::vector<std::string> read_examples, write_examples;
-  void count(oracle::Category c, oracle::Direction d) {
-    ++counts[std::string(oracle::to_string(d)) + " " + oracle::to_string(c)];
+  void count(Category c, Direction d) {
+    ++counts[std::string(to_string(d)) + " " + to_string(c)];
   }
 };
 
@@ -57,4 +57,4 @@ struct Atlas {
   void write(const std::string& dir) const;  // atlas.md, atlas.json, index.html
 };
 
-}  // namespace pgcodec::cli
+}  // namespace pgcodec::verifier

@@ -5,8 +5,6 @@
 // against the divergence registry.
 #include "verifier/verify.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -20,48 +18,58 @@
 
 #include <unicode/uvernum.h>
 
-#include "verifier/atlas.hpp"
+#include "core/generators.hpp"
+#include "core/model.hpp"
+#include "core/text.hpp"
+#include "oracle/oracle.hpp"
 #include "oracle/postgres.hpp"
 #include "oracle/python.hpp"
 #include "oracle/temp_server.hpp"
 #include "pgcodec/codec.hpp"
+#include "verifier/atlas.hpp"
+#include "verifier/registry_location.hpp"
 
-namespace pgcodec::cli {
+namespace pgcodec::verifier {
+
+const char* to_string(Step s) noexcept {
+  switch (s) {
+    case Step::ProbeServer: return "asking the server";
+    case Step::CheckPgcodec: return "checking pgcodec";
+    case Step::CheckStrings: return "checking strings";
+    case Step::FindInconsistencies: return "finding PostgreSQL's inconsistencies";
+    case Step::CompareReferences: return "comparing the references";
+    case Step::WriteAtlas: return "writing the atlas";
+  }
+  return "?";
+}
+
 namespace {
 
-using oracle::Category;
-using oracle::Direction;
-using oracle::Outcome;
-using oracle::OutcomeKind;
+using harness::classify;
+using harness::code_points_text;
+using harness::hex_bytes;
+using harness::hex_digits;
+using harness::input_text;
+using harness::Outcome;
+using harness::OutcomeKind;
+using harness::outcome_text;
+using harness::RegistryCheck;
+using harness::RegistryFile;
+using harness::RegistryRow;
 using Clock = std::chrono::steady_clock;
 
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-std::string input_text(const std::string& in, Direction d) {
-  return d == Direction::Decode ? oracle::hex_bytes(in) : oracle::code_points_text(in);
-}
-
-// Each byte as two hex digits, each preceded by `each` (\x for printf).
-std::string hex(const std::string& in, const char* each) {
-  std::string s;
-  char buf[8];
-  for (char c : in) {
-    std::snprintf(buf, sizeof buf, "%s%02x", each, static_cast<unsigned char>(c));
-    s += buf;
-  }
-  return s;
-}
-
 // A command that shows pgcodec's answer for one input.
 std::string reproduce(Encoding e, Direction d, const std::string& in) {
   const std::string name(info(e).name);
-  return "printf '" + hex(in, "\\x") + "' | pgcodec convert " +
+  return "printf '" + hex_digits(in, "\\x") + "' | pgcodec convert " +
          (d == Direction::Decode ? "-f " + name + " -t UTF8" : "-f UTF8 -t " + name);
 }
 
 // The SQL that shows PostgreSQL's answer for one single-character input.
 std::string sql_for(Encoding e, Direction d, const std::string& in) {
-  const std::string name(info(e).name), bytes = "'\\x" + hex(in, "") + "'::bytea";
+  const std::string name(info(e).name), bytes = "'\\x" + hex_digits(in) + "'::bytea";
   return d == Direction::Decode ? "SELECT convert(" + bytes + ", '" + name + "', 'UTF8');"
                                 : "SELECT convert(" + bytes + ", 'UTF8', '" + name + "');";
 }
@@ -104,6 +112,9 @@ std::string explain(Encoding e, Direction d, const std::string& input, const Out
     case Category::DifferentErrorKind:
       return "both reject it: one calls it malformed, the other unmapped";
     case Category::DifferentOffset: return "both reject it, at different bytes";
+    case Category::DifferentBytes:
+    case Category::DifferentSqlstate:
+    case Category::DifferentMessage: return "both reject it at the same byte, worded differently";
     case Category::Agree: break;
   }
   return "";
@@ -111,27 +122,29 @@ std::string explain(Encoding e, Direction d, const std::string& input, const Out
 
 // ---------------------------------------------------------------------------
 
-struct Progress {
-  bool tty = isatty(2) != 0;
+// Reports through the options' callbacks: where the run is, and the lines.
+struct Reporter {
+  const VerifyOptions& opt;
   std::size_t total_weight = 0, done_weight = 0;
+  std::size_t index = 0, count = 0;  // the encoding being worked on
+  Encoding encoding{};
   Clock::time_point t0 = Clock::now();
-  void show(std::size_t index, std::size_t count, const std::string& what) {
-    const double frac = total_weight ? static_cast<double>(done_weight) / static_cast<double>(total_weight) : 0;
-    const int secs = static_cast<int>(since(t0));
-    char head[96];
-    std::snprintf(head, sizeof head, "%3d%% [%zu/%zu] %02d:%02d ", static_cast<int>(frac * 100), index,
-                  count, secs / 60, secs % 60);
-    if (tty) {
-      const int width = 30, filled = static_cast<int>(frac * width);
-      std::cerr << "\r\033[K" << head << "[" << std::string(static_cast<std::size_t>(filled), '#')
-                << std::string(static_cast<std::size_t>(width - filled), '.') << "] " << what << std::flush;
-    } else {
-      std::cerr << "pgcodec verify: " << head << what << "\n";
-    }
+  void step(Step s) const {
+    if (!opt.on_progress) return;
+    Progress p;
+    p.step = s;
+    p.index = index;
+    p.count = count;
+    p.encoding = encoding;
+    p.fraction = total_weight ? static_cast<double>(done_weight) / static_cast<double>(total_weight) : 0;
+    p.seconds = since(t0);
+    opt.on_progress(p);
   }
-  void line(const std::string& s) {
-    if (tty) std::cerr << "\r\033[K";
-    std::cerr << s << "\n";
+  void line(const std::string& s) const {
+    if (opt.on_line)
+      opt.on_line(s);
+    else
+      std::cerr << s << "\n";
   }
 };
 
@@ -155,53 +168,33 @@ bool wanted_reference(const VerifyOptions& o, const std::string& name) {
   return false;
 }
 
-// Random multi-character strings with errors at random places, built from
-// what the server said about single characters.
-struct StringMaker {
-  std::vector<std::string> good, bad;  // characters that convert / that fail
-  // Encode strings stay valid UTF-8 (the client path never carries
-  // anything else); decode strings are now and then cut short.
-  std::vector<std::string> make(std::mt19937_64& rng, std::size_t n, bool cut) const {
-    std::vector<std::string> out;
-    if (good.empty()) return out;
-    std::uniform_int_distribution<std::size_t> len(1, 24), pick_good(0, good.size() - 1);
-    std::uniform_int_distribution<int> pct(0, 99);
-    for (std::size_t i = 0; i < n; ++i) {
-      std::string s;
-      const std::size_t chars = len(rng);
-      for (std::size_t k = 0; k < chars; ++k) {
-        if (!bad.empty() && pct(rng) < 6) {
-          s += bad[std::uniform_int_distribution<std::size_t>(0, bad.size() - 1)(rng)];
-        } else if (pct(rng) < 25) {
-          s.push_back(static_cast<char>(std::uniform_int_distribution<int>(0x20, 0x7E)(rng)));
-        } else {
-          s += good[pick_good(rng)];
-        }
-      }
-      // Now and then cut the last character short.
-      if (cut && pct(rng) < 10 && s.size() > 1) s.pop_back();
-      out.push_back(std::move(s));
-    }
-    return out;
-  }
-};
-
 struct Verifier {
   const VerifyOptions& opt;
   oracle::ServerLease server;
   oracle::ProbePool pool;
-  Progress progress;
+  Reporter progress;
+  RegistryLocation registry;
   std::vector<Failure> failures;
   Atlas atlas;
   std::size_t pg_checks = 0, string_checks = 0, unlocated_offsets = 0;
   std::size_t unregistered = 0, stale = 0;
-  std::vector<std::uint32_t> all_cps = oracle::all_code_points();
+  std::vector<std::uint32_t> all_cps = harness::all_code_points();
 
-  explicit Verifier(const VerifyOptions& o) : opt(o), server(o.dsn), pool(server.conninfo(), o.jobs) {}
+  Verifier(const VerifyOptions& o, RegistryLocation where)
+      : opt(o), server(o.dsn), pool(server.conninfo(), o.jobs), progress{o}, registry(std::move(where)) {}
+
+  // The command that updates the registry; never one that writes into an
+  // installed copy.
+  std::string update_hint() const {
+    if (registry.installed)
+      return "pgcodec verify --update-registry --registry <source checkout>/corpus/divergences (the "
+             "installed registry " + registry.dir + " is read-only)";
+    return "pgcodec verify --update-registry --registry " + registry.dir;
+  }
 
   oracle::Answers probe(Encoding e, std::uint64_t seed) {
     std::vector<std::uint32_t> cps = all_cps;
-    std::vector<std::string> dec = oracle::decode_candidates(e);
+    std::vector<std::string> dec = harness::decode_candidates(e);
     if (opt.sample) {
       std::mt19937_64 rng(seed);
       auto thin = [&](auto& v) {
@@ -238,17 +231,17 @@ struct Verifier {
     for (std::size_t i = 0; i < a.dec.size(); ++i) {
       dec_pg.push_back(oracle::to_outcome(a.dec[i]));
       if (codec(e).char_length(dec_in[i], 0) != dec_in[i].size()) continue;
-      dec_pg.back().offset_known = !dec_pg.back().ok();
+      if (!dec_pg.back().ok()) dec_pg.back().offset = 0;
       one_in.push_back(dec_in[i]);
       one_pg.push_back(dec_pg.back());
     }
     for (std::size_t i = 0; i < a.enc_inputs.size(); ++i) {
-      enc_in.push_back(oracle::utf8(a.enc_inputs[i]));
+      enc_in.push_back(harness::utf8(a.enc_inputs[i]));
       enc_pg.push_back(oracle::to_outcome(a.encd[i]));
-      enc_pg.back().offset_known = !enc_pg.back().ok();
+      if (!enc_pg.back().ok()) enc_pg.back().offset = 0;
     }
     for (std::size_t i = 0; i < a.pair_inputs.size(); ++i) {
-      enc_in.push_back(oracle::utf8(a.pair_inputs[i].first) + oracle::utf8(a.pair_inputs[i].second));
+      enc_in.push_back(harness::utf8(a.pair_inputs[i].first) + harness::utf8(a.pair_inputs[i].second));
       enc_pg.push_back(oracle::to_outcome(a.pairs[i]));
     }
     rep.decode_inputs = dec_in.size();
@@ -256,6 +249,7 @@ struct Verifier {
     rep.policy_answers = a.policy_answers;
 
     // 1. pgcodec's own paths must give the server's answers exactly.
+    progress.step(Step::CheckPgcodec);
     std::vector<std::unique_ptr<oracle::Reference>> selves;
     selves.push_back(oracle::pgcodec_cached(e));
     selves.push_back(oracle::pgcodec_by_name(e));
@@ -275,22 +269,26 @@ struct Verifier {
         self->run(d, in, got);
         for (std::size_t i = 0; i < in.size(); ++i) {
           ++pg_checks;
-          const Category c = oracle::classify(pg[i], got[i]);
+          const Category c = classify(pg[i], got[i]);
           if (c == Category::Agree) continue;
           ++rep.postgres_differences;
           fail(e, mine,
-               self->name() + " " + oracle::to_string(d) + " " + input_text(in[i], d) + ": PostgreSQL " +
+               self->name() + " " + to_string(d) + " " + input_text(in[i], d) + ": PostgreSQL " +
                    outcome_text(pg[i], d) + ", pgcodec " + outcome_text(got[i], d) + " (" +
-                   oracle::to_string(c) + ")",
+                   to_string(c) + ")",
                reproduce(e, d, in[i]));
         }
       }
     }
 
     // 2. Random strings on the client_encoding path (offsets inside strings).
-    if (e != Encoding::MULE_INTERNAL && opt.strings) verify_strings(e, a, rep, mine);
+    if (e != Encoding::MULE_INTERNAL && opt.strings) {
+      progress.step(Step::CheckStrings);
+      verify_strings(e, a, rep, mine);
+    }
 
     // 3. PostgreSQL's own inconsistencies.
+    progress.step(Step::FindInconsistencies);
     inconsistencies(e, a, enc_in, enc_pg, rep);
 
     // 4. The references, on single characters: every decode input that is
@@ -307,6 +305,7 @@ struct Verifier {
       refs.push_back(std::move(py));
       used_by.push_back(choice.used_by);
     }
+    progress.step(Step::CompareReferences);
     for (std::size_t r = 0; r < refs.size(); ++r)
       rep.references.push_back(compare_reference(e, *refs[r], used_by[r], one_in, one_pg, enc_in, enc_pg, mine));
     return rep;
@@ -315,9 +314,9 @@ struct Verifier {
 
   void verify_strings(Encoding e, const oracle::Answers& a, EncodingReport& rep, std::vector<Failure>& mine) {
     std::mt19937_64 rng(opt.seed * 1000003u + static_cast<std::uint64_t>(to_int(e)));
-    StringMaker dm, em;
+    harness::StringMaker dm, em;
     for (std::size_t i = 0; i < a.dec_inputs.size(); ++i) {
-      const bool one = oracle::single_char(e, a.dec_inputs[i]);
+      const bool one = harness::single_char(e, a.dec_inputs[i]);
       if (a.dec[i].verdict == oracle::Verdict::Ok && one && a.dec_inputs[i].size() > 1)
         dm.good.push_back(a.dec_inputs[i]);
       else if (a.dec[i].verdict != oracle::Verdict::Ok && a.dec_inputs[i][0] != '\0')
@@ -328,7 +327,7 @@ struct Verifier {
         if (a.dec[i].verdict == oracle::Verdict::Ok && a.dec_inputs[i].size() == 1)
           dm.good.push_back(a.dec_inputs[i]);
     for (std::size_t i = 0; i < a.enc_inputs.size(); ++i)
-      (a.encd[i].verdict == oracle::Verdict::Ok ? em.good : em.bad).push_back(oracle::utf8(a.enc_inputs[i]));
+      (a.encd[i].verdict == oracle::Verdict::Ok ? em.good : em.bad).push_back(harness::utf8(a.enc_inputs[i]));
     oracle::ClientPath client(server.conninfo(), e);
     for (Direction d : {Direction::Decode, Direction::Encode}) {
       const bool decoding = d == Direction::Decode;
@@ -340,15 +339,16 @@ struct Verifier {
         self->run(d, strings, got);
         for (std::size_t i = 0; i < strings.size(); ++i) {
           ++string_checks;
-          if (!pg[i].ok() && !pg[i].offset_known) ++unlocated_offsets;
-          const Category c = oracle::classify(pg[i], got[i]);
+          if (!pg[i].ok() && !pg[i].offset) ++unlocated_offsets;
+          const Category c = classify(pg[i], got[i]);
           if (c == Category::Agree) continue;
           ++rep.postgres_differences;
           fail(e, mine,
-               self->name() + " " + oracle::to_string(d) + " string " + oracle::hex_bytes(strings[i]) +
+               self->name() + " " + to_string(d) + " string " + hex_bytes(strings[i]) +
                    ": PostgreSQL (client path) " + outcome_text(pg[i], d) + " offset " +
-                   (pg[i].offset_known ? std::to_string(pg[i].offset) : "?") + ", pgcodec " +
-                   outcome_text(got[i], d) + " offset " + std::to_string(got[i].offset),
+                   (pg[i].offset ? std::to_string(*pg[i].offset) : "?") + ", pgcodec " +
+                   outcome_text(got[i], d) + " offset " + (got[i].offset ? std::to_string(*got[i].offset) : "?") +
+                   " (" + to_string(c) + (pg[i].message ? "; PostgreSQL says: " + *pg[i].message : "") + ")",
                reproduce(e, d, strings[i]));
         }
       }
@@ -367,26 +367,26 @@ struct Verifier {
       if (!enc_pg[i].ok()) continue;
       const Result r = cd.decode(enc_pg[i].output, buf);
       Inconsistency x;
-      x.input = oracle::code_points_text(enc_in[i]);
-      x.written = oracle::hex_bytes(enc_pg[i].output);
+      x.input = code_points_text(enc_in[i]);
+      x.written = hex_bytes(enc_pg[i].output);
       x.sql = sql_for(e, Direction::Encode, enc_in[i]) + " " + sql_for(e, Direction::Decode, enc_pg[i].output);
       if (!r.ok()) {
         x.read_back = r.error.kind == ErrorKind::InvalidByteSequence ? "invalid" : "no-equivalent";
         rep.unreadable.add(std::move(x));
       } else if (std::string_view(buf.data(), r.written) != enc_in[i]) {
-        x.read_back = oracle::code_points_text(std::string(buf.data(), r.written));
+        x.read_back = code_points_text(std::string(buf.data(), r.written));
         rep.one_way.add(std::move(x));
       }
     }
     for (std::size_t i = 0; i < a.dec_inputs.size(); ++i) {
-      if (a.dec[i].verdict != oracle::Verdict::Ok || !oracle::single_char(e, a.dec_inputs[i])) continue;
+      if (a.dec[i].verdict != oracle::Verdict::Ok || !harness::single_char(e, a.dec_inputs[i])) continue;
       const std::string text(a.dec[i].output());
       const Result r = cd.encode(text, buf);
       if (r.ok() && std::string_view(buf.data(), r.written) == a.dec_inputs[i]) continue;
       Inconsistency x;
-      x.input = oracle::hex_bytes(a.dec_inputs[i]);
-      x.written = oracle::code_points_text(text);
-      x.read_back = r.ok() ? oracle::hex_bytes(std::string(buf.data(), r.written)) : "no-equivalent";
+      x.input = hex_bytes(a.dec_inputs[i]);
+      x.written = code_points_text(text);
+      x.read_back = r.ok() ? hex_bytes(std::string(buf.data(), r.written)) : "no-equivalent";
       x.sql = sql_for(e, Direction::Decode, a.dec_inputs[i]) + " " + sql_for(e, Direction::Encode, text);
       rep.many_to_one.add(std::move(x));
     }
@@ -400,7 +400,7 @@ struct Verifier {
     rr.name = ref.name();
     rr.used_by = used_by;
     RegistryFile found{std::string(info(e).name), rr.name, {}};
-    std::set<std::pair<std::string, std::string>> tested;  // (direction, input) in sample runs
+    std::set<std::pair<Direction, std::string>> tested;  // (direction, input) in sample runs
     std::vector<Outcome> got, enc_got;
     for (Direction d : {Direction::Decode, Direction::Encode}) {
       const auto& in = d == Direction::Decode ? dec_in : enc_in;
@@ -409,13 +409,14 @@ struct Verifier {
       ref.run(d, in, out);
       (d == Direction::Decode ? rr.decode_inputs : rr.encode_inputs) = in.size();
       for (std::size_t i = 0; i < in.size(); ++i) {
-        const Category c = oracle::classify(pg[i], out[i]);
-        if (opt.sample) tested.emplace(oracle::to_string(d), input_text(in[i], d));
+        const Category c = classify(pg[i], out[i]);
+        if (opt.sample) tested.emplace(d, input_text(in[i], d));
         if (c == Category::Agree) continue;
-        RegistryRow row{oracle::to_string(d), input_text(in[i], d), outcome_text(pg[i], d),
-                        outcome_text(out[i], d), oracle::to_string(c), explain(e, d, in[i], pg[i], c)};
+        RegistryRow row{d, input_text(in[i], d), outcome_text(pg[i], d), outcome_text(out[i], d), c,
+                        explain(e, d, in[i], pg[i], c)};
         rr.count(c, d);
-        if (rr.examples[row.category].size() < 3) rr.examples[row.category].push_back(row);
+        auto& examples = rr.examples[to_string(c)];
+        if (examples.size() < 3) examples.push_back(row);
         found.rows.push_back(std::move(row));
       }
     }
@@ -433,8 +434,8 @@ struct Verifier {
     for (std::size_t k = 0; k < read.size(); ++k) {
       if (read[k].ok() && read[k].output == enc_in[which[k]]) continue;
       if (rr.read_examples.size() < 3)
-        rr.read_examples.push_back(oracle::hex_bytes(pg_written[k]) + " (PostgreSQL's " +
-                                   oracle::code_points_text(enc_in[which[k]]) + ") -> " +
+        rr.read_examples.push_back(hex_bytes(pg_written[k]) + " (PostgreSQL's " +
+                                   code_points_text(enc_in[which[k]]) + ") -> " +
                                    outcome_text(read[k], Direction::Decode));
       ++rr.reads_wrong;
     }
@@ -446,9 +447,9 @@ struct Verifier {
       const Result r = cd.decode(enc_got[i].output, buf);
       if (r.ok() && std::string_view(buf.data(), r.written) == enc_in[i]) continue;
       if (rr.write_examples.size() < 3)
-        rr.write_examples.push_back(oracle::code_points_text(enc_in[i]) + " -> " +
-                                    oracle::hex_bytes(enc_got[i].output) + " -> PostgreSQL " +
-                                    (r.ok() ? oracle::code_points_text(std::string(buf.data(), r.written))
+        rr.write_examples.push_back(code_points_text(enc_in[i]) + " -> " +
+                                    hex_bytes(enc_got[i].output) + " -> PostgreSQL " +
+                                    (r.ok() ? code_points_text(std::string(buf.data(), r.written))
                                             : std::string(r.error.kind == ErrorKind::InvalidByteSequence
                                                               ? "invalid"
                                                               : "no-equivalent")));
@@ -456,15 +457,15 @@ struct Verifier {
     }
 
     // The registry: exactly these rows.
-    const std::string path = registry_path(opt.registry, e, rr.name);
+    const std::string path = harness::registry_path(registry.dir, e, rr.name);
     if (opt.update_registry) {
-      write_registry(path, found, atlas.versions);
+      harness::write_registry(path, found, atlas.versions);
       rr.divergences = found.rows.size();
       return rr;
     }
     RegistryFile reg;
-    if (!read_registry(path, reg)) {
-      fail(e, mine, rr.name + ": no registry file " + path, "pgcodec verify --update-registry");
+    if (!harness::read_registry(path, reg)) {
+      fail(e, mine, rr.name + ": no registry file " + path, update_hint());
       ++unregistered;
       rr.divergences = found.rows.size();
       return rr;
@@ -473,7 +474,7 @@ struct Verifier {
     // In a sample run only the sampled inputs' rows can go stale.
     RegistryCheck::Tested was_tested;
     if (opt.sample)
-      was_tested = [&](const std::string& d, const std::string& in) { return tested.count({d, in}) > 0; };
+      was_tested = [&](Direction d, const std::string& in) { return tested.count({d, in}) > 0; };
     std::size_t shown = 0;
     for (auto& r : found.rows)
       if (!check.registered(r)) {
@@ -481,8 +482,9 @@ struct Verifier {
         ++rr.unregistered;
         if (shown++ < opt.show)
           fail(e, mine,
-               rr.name + " unregistered divergence: " + r.direction + " " + r.input + ": PostgreSQL " +
-                   r.postgres + ", " + rr.name + " " + r.reference + " (" + r.category + ")",
+               rr.name + " unregistered divergence: " + to_string(r.direction) + " " + r.input +
+                   ": PostgreSQL " + r.postgres + ", " + rr.name + " " + r.reference + " (" +
+                   to_string(r.category) + ")",
                "pgcodec verify --encodings " + std::string(info(e).name) + " --references " + rr.name);
       }
     for (auto& k : check.stale(found.rows, was_tested)) {
@@ -512,7 +514,13 @@ int run_verify(const VerifyOptions& opt) {
   const auto t0 = Clock::now();
   if (opt.update_registry && opt.sample)
     throw std::runtime_error("--update-registry needs an exhaustive run (drop --sample)");
-  Verifier v(opt);
+  const RegistryLocation where =
+      opt.registry ? RegistryLocation{*opt.registry, false} : locate_registry();
+  if (opt.update_registry && where.installed)
+    throw std::runtime_error("the registry found, " + where.dir +
+                             ", is an installed copy; --update-registry needs --registry naming a "
+                             "source checkout's corpus/divergences");
+  Verifier v(opt, where);
   std::vector<Encoding> list = opt.encodings;
   if (list.empty())
     for (auto& i : encodings()) list.push_back(i.id);
@@ -533,11 +541,13 @@ int run_verify(const VerifyOptions& opt) {
   std::future<oracle::Answers> next = launch(0);
   for (std::size_t i = 0; i < list.size(); ++i) {
     const Encoding e = list[i];
-    v.progress.show(i + 1, list.size(), std::string(info(e).name) + ": asking the server");
+    v.progress.index = i + 1;
+    v.progress.count = list.size();
+    v.progress.encoding = e;
+    v.progress.step(Step::ProbeServer);
     const auto t1 = Clock::now();
     oracle::Answers a = next.get();
     if (i + 1 < list.size()) next = launch(i + 1);
-    v.progress.show(i + 1, list.size(), std::string(info(e).name) + ": comparing");
     std::vector<Failure> mine;
     EncodingReport rep = v.verify(e, a, mine);
     std::ostringstream line;
@@ -559,19 +569,27 @@ int run_verify(const VerifyOptions& opt) {
 
   // Summary.
   const bool full = !opt.sample && opt.encodings.empty() && opt.references.empty();
-  std::cerr << "\n" << v.atlas.summary_table();
-  std::cerr << "pgcodec verify: " << v.pg_checks << " single-character checks and " << v.string_checks
-            << " string checks against PostgreSQL; " << v.unlocated_offsets
-            << " string errors whose offset the server's message could not place; " << v.unregistered
-            << " unregistered and " << v.stale << " stale divergences; " << v.failures.size()
-            << " failures; " << static_cast<int>(since(t0)) << " s\n";
+  std::string table = v.atlas.summary_table();
+  if (!table.empty() && table.back() == '\n') table.pop_back();
+  v.progress.line("\n" + table);
+  std::ostringstream summary;
+  summary << "pgcodec verify: " << v.pg_checks << " single-character checks and " << v.string_checks
+          << " string checks against PostgreSQL; " << v.unlocated_offsets
+          << " string errors whose offset the server's message could not place; " << v.unregistered
+          << " unregistered and " << v.stale << " stale divergences; " << v.failures.size() << " failures; "
+          << static_cast<int>(since(t0)) << " s";
+  v.progress.line(summary.str());
+  if (v.unregistered || v.stale)
+    v.progress.line("pgcodec verify: registry " + v.registry.dir +
+                    "; if the differences are intended, update it with: " + v.update_hint());
   const std::string out = opt.out ? *opt.out : full ? "docs/atlas" : "";
   if (!out.empty()) {
+    v.progress.step(Step::WriteAtlas);
     v.atlas.write(out);
-    std::cerr << "pgcodec verify: atlas written to " << out << "/ (atlas.md, atlas.json, index.html)\n";
+    v.progress.line("pgcodec verify: atlas written to " + out + "/ (atlas.md, atlas.json, index.html)");
   }
-  if (opt.update_registry) std::cerr << "pgcodec verify: registry rewritten in " << opt.registry << "/\n";
+  if (opt.update_registry) v.progress.line("pgcodec verify: registry rewritten in " + v.registry.dir + "/");
   return v.failures.empty() ? 0 : 1;
 }
 
-}  // namespace pgcodec::cli
+}  // namespace pgcodec::verifier

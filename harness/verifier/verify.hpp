@@ -5,14 +5,37 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
-#include <unordered_set>
 #include <string>
 #include <vector>
 
-#include "oracle/oracle.hpp"
+#include "core/registry.hpp"
 #include "pgcodec/encoding.hpp"
 
-namespace pgcodec::cli {
+namespace pgcodec::verifier {
+
+using harness::Category;
+using harness::Direction;
+
+// The named steps of a run. Each encoding goes through the first five in
+// order (the server already answers for the next encoding while this one is
+// compared); the atlas is written once at the end.
+enum class Step : std::uint8_t {
+  ProbeServer,          // ask the server about every enumerated input
+  CheckPgcodec,         // pgcodec's cached, by-name and table paths must give its answers
+  CheckStrings,         // random strings on the client_encoding path
+  FindInconsistencies,  // PostgreSQL against itself (one-way and many-to-one mappings)
+  CompareReferences,    // ICU and Python against the server, and against the registry
+  WriteAtlas,
+};
+const char* to_string(Step s) noexcept;  // "asking the server", ...
+
+struct Progress {
+  Step step{};
+  std::size_t index = 0, count = 0;  // the encoding (1-based) of `count`
+  Encoding encoding{};
+  double fraction = 0;               // of the whole run done, by weight
+  double seconds = 0;                // since the run started
+};
 
 struct VerifyOptions {
   std::vector<Encoding> encodings;         // empty: all 42
@@ -21,58 +44,18 @@ struct VerifyOptions {
   std::size_t strings = 400;               // random strings per direction and encoding
   int jobs = 3;                            // server connections
   std::optional<std::string> dsn;
-  std::string registry = "corpus/divergences";
+  std::optional<std::string> registry;     // default: locate_registry() (registry_location.hpp)
   std::optional<std::string> out;          // atlas directory (default docs/atlas on full runs)
   bool update_registry = false;
   std::size_t show = 5;                    // failures listed per encoding
   std::uint64_t seed = 1;
+  // Where the run is (called from the calling thread); none by default.
+  std::function<void(const Progress&)> on_progress;
+  // Each line of the report (per-encoding results, failures, the summary);
+  // standard error by default.
+  std::function<void(const std::string&)> on_line;
 };
 
 int run_verify(const VerifyOptions& o);
 
-// One divergence of a reference from PostgreSQL, as the registry keeps it.
-struct RegistryRow {
-  std::string direction;  // decode | encode
-  std::string input;      // "82 a0" (decode) or "U+3042" (encode)
-  std::string postgres;   // outcome text, see outcome_text()
-  std::string reference;
-  std::string category;   // oracle::to_string(Category)
-  std::string note;       // the group's explanation
-  std::string key() const { return direction + '\t' + input + '\t' + postgres + '\t' + reference + '\t' + category; }
-};
-
-// "U+3042" / "82 a0" for a conversion's output, "invalid", "no-equivalent" or
-// "error" for a failure, with "@N" when the reference reports offset N > 0.
-std::string outcome_text(const oracle::Outcome& o, oracle::Direction d);
-
-// Long runs of consecutive inputs that diverge the same way (the same
-// category and explanation, one side failing the same way) are kept as one
-// row "U+0080..U+D7FF"; the side that converts is then written "converts".
-// fold() makes such rows; RegistryCheck compares a run with the registry,
-// single rows exactly and range rows member by member.
-std::vector<RegistryRow> fold(std::vector<RegistryRow> rows);
-
-class RegistryCheck {
- public:
-  explicit RegistryCheck(const std::vector<RegistryRow>& registered);
-  // Whether this divergence (an unfolded row) is registered.
-  bool registered(const RegistryRow& r) const;
-  // Registered rows (or members of range rows) that `found` lacks; only
-  // inputs `tested` accepts (direction, input) count when it is given.
-  using Tested = std::function<bool(const std::string&, const std::string&)>;
-  std::vector<std::string> stale(const std::vector<RegistryRow>& found, const Tested& tested = {}) const;
-
- private:
-  std::unordered_set<std::string> exact_, members_;
-};
-
-struct RegistryFile {
-  std::string encoding, reference;
-  std::vector<RegistryRow> rows;
-};
-// Reads corpus/divergences/<ENC>.<ref>.tsv; false if it does not exist.
-bool read_registry(const std::string& path, RegistryFile& out);
-void write_registry(const std::string& path, const RegistryFile& f, const std::string& versions);
-std::string registry_path(const std::string& dir, Encoding e, const std::string& reference);
-
-}  // namespace pgcodec::cli
+}  // namespace pgcodec::verifier

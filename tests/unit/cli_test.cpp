@@ -27,7 +27,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using pgcodec::Encoding;
-using pgcodec::detail::RefStatus;
+using pgcodec::harness::OutcomeKind;
 
 struct CliRun {
   int status = -1;
@@ -90,8 +90,8 @@ std::string quoted_hex(std::string_view bytes) {
   return s;
 }
 
-const char* kind_name(RefStatus s) {
-  return s == RefStatus::InvalidByteSequence ? "invalid byte sequence" : "no equivalent";
+const char* kind_name(OutcomeKind s) {
+  return s == OutcomeKind::InvalidByteSequence ? "invalid byte sequence" : "no equivalent";
 }
 
 TEST_F(Cli, EverySingleByteThroughCheckAndConvert) {
@@ -107,14 +107,14 @@ TEST_F(Cli, EverySingleByteThroughCheckAndConvert) {
     const bool single = pgcodec::info(e).max_char_length == 1 && e != Encoding::SQL_ASCII;
     // Expected, byte by byte (in a single-byte encoding every byte is a
     // character; in UTF8 no byte of this ascending run starts a valid one).
-    std::vector<std::pair<std::size_t, RefStatus>> expected_errors;
+    std::vector<std::pair<std::size_t, OutcomeKind>> expected_errors;
     std::string expected_replaced;
     for (int b = 0; b < 256; ++b) {
-      auto a = pgcodec::detail::reference_decode(t, std::string(1, static_cast<char>(b)));
-      if (a.status == RefStatus::Ok) {
+      auto a = pgcodec::harness::model_decode(t, std::string(1, static_cast<char>(b)));
+      if (a.kind == OutcomeKind::Ok) {
         expected_replaced += a.output;
       } else {
-        expected_errors.emplace_back(b, a.status);
+        expected_errors.emplace_back(b, a.kind);
         expected_replaced += "\xEF\xBF\xBD";
       }
     }
@@ -131,7 +131,7 @@ TEST_F(Cli, EverySingleByteThroughCheckAndConvert) {
       if (single) {
         const std::string b(1, all[expected_errors[k].first]);
         const std::string msg =
-            expected_errors[k].second == RefStatus::InvalidByteSequence
+            expected_errors[k].second == OutcomeKind::InvalidByteSequence
                 ? "invalid byte sequence for encoding \"" + name + "\": " + quoted_hex(b)
                 : "character with byte sequence " + quoted_hex(b) + " in encoding \"" + name +
                       "\" has no equivalent in encoding \"UTF8\"";
@@ -165,9 +165,9 @@ TEST_F(Cli, EveryCodePointThroughConvert) {
     const std::string name(pgcodec::info(e).name);
     std::string expected, mapped_utf8, mapped_bytes;
     for (auto cp : cps) {
-      auto a = pgcodec::detail::reference_encode(t, utf8(cp));
-      expected += a.status == RefStatus::Ok ? a.output : "?";
-      if (a.status == RefStatus::Ok) {
+      auto a = pgcodec::harness::model_encode(t, utf8(cp));
+      expected += a.kind == OutcomeKind::Ok ? a.output : "?";
+      if (a.kind == OutcomeKind::Ok) {
         mapped_utf8 += utf8(cp);
         mapped_bytes += a.output;
       }
@@ -185,9 +185,9 @@ TEST_F(Cli, EveryCodePointThroughConvert) {
     // PostgreSQL encodes some code points to bytes it cannot decode (EUC_TW
     // plane 14, JOHAB, GBK's 0x80): decoding back succeeds exactly when the
     // reference says so, and then gives the reference's text.
-    const auto again = pgcodec::detail::reference_decode(t, mapped_bytes);
-    EXPECT_EQ(d.status, again.status == RefStatus::Ok ? 0 : 1) << name << d.err;
-    if (again.status == RefStatus::Ok) {
+    const auto again = pgcodec::harness::model_decode(t, mapped_bytes);
+    EXPECT_EQ(d.status, again.kind == OutcomeKind::Ok ? 0 : 1) << name << d.err;
+    if (again.kind == OutcomeKind::Ok) {
       EXPECT_TRUE(d.out == again.output) << name;
     }
   }
@@ -212,7 +212,7 @@ TEST_F(Cli, CheckReportsEveryUnmappableCodePointWithItsOffsetAndMessage) {
     std::vector<std::pair<std::size_t, std::string>> expected;  // offset, message
     for (auto cp : sample) {
       const std::string u = utf8(cp);
-      if (pgcodec::detail::reference_encode(t, u).status != RefStatus::Ok)
+      if (pgcodec::harness::model_encode(t, u).kind != OutcomeKind::Ok)
         expected.emplace_back(text.size(), "character with byte sequence " + quoted_hex(u) +
                                                " in encoding \"UTF8\" has no equivalent in encoding \"" +
                                                name + "\"");
@@ -282,7 +282,7 @@ TEST_F(Cli, MultibyteSequencesThroughCheckAndConvert) {
           for (int b3 = 0xA0; b3 < 0x100; ++b3)
             data += {static_cast<char>(b1), static_cast<char>(b2), static_cast<char>(b3)};
     // The expectation, scanning in order and resuming as check does.
-    std::vector<std::pair<std::size_t, RefStatus>> errors;
+    std::vector<std::pair<std::size_t, OutcomeKind>> errors;
     std::string text;
     const auto* p = reinterpret_cast<const unsigned char*>(data.data());
     for (std::size_t i = 0; i < data.size();) {
@@ -292,16 +292,16 @@ TEST_F(Cli, MultibyteSequencesThroughCheckAndConvert) {
       }
       const int l = p[i] ? pgcodec::detail::verify_char(e, p + i, data.size() - i) : -1;
       if (l < 0) {
-        errors.emplace_back(i, RefStatus::InvalidByteSequence);
+        errors.emplace_back(i, OutcomeKind::InvalidByteSequence);
         text += "\xEF\xBF\xBD";
         i += 1;
         continue;
       }
-      const auto a = pgcodec::detail::reference_decode(t, data.substr(i, static_cast<std::size_t>(l)));
-      if (a.status == RefStatus::Ok) {
+      const auto a = pgcodec::harness::model_decode(t, data.substr(i, static_cast<std::size_t>(l)));
+      if (a.kind == OutcomeKind::Ok) {
         text += a.output;
       } else {
-        errors.emplace_back(i, RefStatus::NoEquivalent);
+        errors.emplace_back(i, OutcomeKind::NoEquivalent);
         text += "\xEF\xBF\xBD";
       }
       i += static_cast<std::size_t>(l);

@@ -48,7 +48,7 @@ using pgcodec::ErrorKind;
 using pgcodec::ErrorMode;
 using pgcodec::Result;
 using pgcodec::Status;
-using pgcodec::detail::RefStatus;
+using pgcodec::harness::OutcomeKind;
 
 using pgcodec::test::Hex;
 using pgcodec::test::kFFFD;
@@ -91,8 +91,8 @@ Conv enc(const Codec& c, std::string_view in, ErrorMode mode = ErrorMode::Strict
   return x;
 }
 
-ErrorKind kind_of(RefStatus s) {
-  return s == RefStatus::NoEquivalent ? ErrorKind::NoEquivalent : ErrorKind::InvalidByteSequence;
+ErrorKind kind_of(OutcomeKind s) {
+  return s == OutcomeKind::NoEquivalent ? ErrorKind::NoEquivalent : ErrorKind::InvalidByteSequence;
 }
 
 std::string utf8_of(std::uint32_t cp) {
@@ -128,7 +128,7 @@ std::vector<unsigned char> mapped_high_bytes(Encoding e) {
   const auto& t = *pgcodec::detail::mapping_table(e);
   for (unsigned b = 0x80; b < 0x100; ++b) {
     const std::string in(1, static_cast<char>(b));
-    if (pgcodec::detail::reference_decode(t, in).status == RefStatus::Ok)
+    if (pgcodec::harness::model_decode(t, in).kind == OutcomeKind::Ok)
       v.push_back(static_cast<unsigned char>(b));
   }
   return v;
@@ -229,16 +229,16 @@ TEST_P(PerEncoding, EverySingleByteDecodesAsReference) {
   char buf[16];
   for (unsigned b = 0; b < 0x100; ++b) {
     const std::string in(1, static_cast<char>(b));
-    const auto ref = pgcodec::detail::reference_decode(t, in);
+    const auto ref = pgcodec::harness::model_decode(t, in);
     const Result r = c.decode(in, std::span<char>(buf, sizeof buf));
     SCOPED_TRACE("byte " + Hex(in));
-    if (ref.status == RefStatus::Ok) {
+    if (ref.kind == OutcomeKind::Ok) {
       ASSERT_EQ(r.status, Status::Ok);
       EXPECT_EQ(r.consumed, 1u);
       ASSERT_EQ(std::string(buf, r.written), ref.output);
     } else {
       ASSERT_EQ(r.status, Status::Error);
-      EXPECT_EQ(r.error.kind, kind_of(ref.status));
+      EXPECT_EQ(r.error.kind, kind_of(ref.kind));
       EXPECT_EQ(r.error.offset, 0u);
       EXPECT_EQ(r.error.skip, 1u);
       EXPECT_EQ(r.error.length, 1u);
@@ -262,9 +262,9 @@ TEST_P(PerEncoding, EveryCodePointEncodesAsReference) {
     if (cp == 0xD800) cp = 0xE000;
     in.clear();
     pgcodec::detail::append_utf8(in, cp);
-    const auto ref = pgcodec::detail::reference_encode(t, in);
+    const auto ref = pgcodec::harness::model_encode(t, in);
     const Result r = c.encode(in, std::span<char>(buf, sizeof buf));
-    if (ref.status == RefStatus::Ok) {
+    if (ref.kind == OutcomeKind::Ok) {
       ++mapped;
       if (r.status != Status::Ok || std::string_view(buf, r.written) != ref.output) {
         ADD_FAILURE() << "U+" << std::hex << cp << ": expected " << Hex(ref.output)
@@ -275,7 +275,7 @@ TEST_P(PerEncoding, EveryCodePointEncodesAsReference) {
       continue;
     }
     const auto len = static_cast<std::uint8_t>(in.size());
-    if (r.status != Status::Error || r.error.kind != kind_of(ref.status) || r.error.offset != 0 ||
+    if (r.status != Status::Error || r.error.kind != kind_of(ref.kind) || r.error.offset != 0 ||
         r.error.skip != len || r.error.length != len || error_bytes(r.error) != in ||
         r.error.encoding != Encoding::UTF8 || r.error.target != e || r.consumed != 0 ||
         r.written != 0) {
@@ -298,18 +298,18 @@ TEST(CodecExhaustive, EveryTwoByteSequenceDecodesAsReferenceInUtf8AndSqlAscii) {
     for (unsigned v = 0; v < 0x10000 && failures < 10; ++v) {
       const char in_bytes[2] = {static_cast<char>(v >> 8), static_cast<char>(v & 0xFF)};
       const std::string_view in(in_bytes, 2);
-      const auto ref = pgcodec::detail::reference_decode(t, in);
+      const auto ref = pgcodec::harness::model_decode(t, in);
       const Result r = c.decode(in, std::span<char>(buf, sizeof buf));
       const auto* p = reinterpret_cast<const unsigned char*>(in_bytes);
       bool good;
-      if (ref.status == RefStatus::Ok) {
+      if (ref.kind == OutcomeKind::Ok) {
         good = r.status == Status::Ok && r.consumed == 2 && std::string_view(buf, r.written) == ref.output;
       } else {
         // The first error in input order is where verification stops.
         const std::size_t at = pgcodec::detail::verify_prefix(Encoding::UTF8, p, 2);
         const auto mb = static_cast<std::size_t>(
             std::max(1, pgcodec::detail::char_length(Encoding::UTF8, p + at, 2 - at)));
-        good = r.status == Status::Error && r.error.kind == kind_of(ref.status) &&
+        good = r.status == Status::Error && r.error.kind == kind_of(ref.kind) &&
                r.error.offset == at && r.consumed == at && r.written == at &&
                r.error.length == std::min<std::size_t>(mb, 2 - at) && r.error.skip == 1 &&
                r.error.encoding == Encoding::UTF8 && std::string_view(buf, at) == in.substr(0, at);
@@ -469,11 +469,11 @@ TEST(CodecErrors, CasesAgreeWithReferenceOnTheBadCharacter) {
   for (const auto& ec : error_cases()) {
     const auto& t = *pgcodec::detail::mapping_table(ec.enc);
     if (ec.decoding) {
-      const auto ref = pgcodec::detail::reference_decode(t, ec.bad);
-      EXPECT_EQ(kind_of(ref.status), ec.kind) << Hex(ec.bad);
-      EXPECT_NE(ref.status, RefStatus::Ok) << Hex(ec.bad);
+      const auto ref = pgcodec::harness::model_decode(t, ec.bad);
+      EXPECT_EQ(kind_of(ref.kind), ec.kind) << Hex(ec.bad);
+      EXPECT_NE(ref.kind, OutcomeKind::Ok) << Hex(ec.bad);
     } else if (ec.kind == ErrorKind::NoEquivalent) {
-      EXPECT_EQ(pgcodec::detail::reference_encode(t, ec.bad).status, RefStatus::NoEquivalent)
+      EXPECT_EQ(pgcodec::harness::model_encode(t, ec.bad).kind, OutcomeKind::NoEquivalent)
           << Hex(ec.bad);
     }
   }
@@ -537,7 +537,7 @@ TEST(CodecErrors, SingleErrorKindMatchesReferenceOnRandomStrings) {
       // Insert one character that is bad by the reference, at a character
       // boundary of a valid string.
       std::string bad(1, static_cast<char>(byte(rng)));
-      if (pgcodec::detail::reference_decode(t, bad).status == RefStatus::Ok) continue;
+      if (pgcodec::harness::model_decode(t, bad).kind == OutcomeKind::Ok) continue;
       std::size_t pos = std::min(at, in.size());
       while (pos > 0 && pos < in.size() && (static_cast<unsigned char>(in[pos]) & 0xC0) == 0x80 &&
              is_identity(e))
@@ -547,11 +547,11 @@ TEST(CodecErrors, SingleErrorKindMatchesReferenceOnRandomStrings) {
                                 Encoding::UTF8, reinterpret_cast<const unsigned char*>(in.data()),
                                 in.size()) != pos)
         continue;  // the byte joined with its neighbours; not a clean single error
-      const auto ref = pgcodec::detail::reference_decode(t, in);
+      const auto ref = pgcodec::harness::model_decode(t, in);
       const Conv x = dec(c, in);
-      ASSERT_NE(ref.status, RefStatus::Ok);
+      ASSERT_NE(ref.kind, OutcomeKind::Ok);
       ASSERT_EQ(x.r.status, Status::Error) << Hex(in);
-      EXPECT_EQ(x.r.error.kind, kind_of(ref.status)) << Hex(in);
+      EXPECT_EQ(x.r.error.kind, kind_of(ref.kind)) << Hex(in);
       EXPECT_EQ(x.r.error.offset, pos) << Hex(in);
     }
   }
@@ -606,8 +606,8 @@ TEST(CodecReplace, RandomInputsMatchPerCharacterModel) {
             ++i;
           }
         } else {
-          const auto ref = pgcodec::detail::reference_decode(t, in.substr(i, 1));
-          model += ref.status == RefStatus::Ok ? ref.output : kFFFD;
+          const auto ref = pgcodec::harness::model_decode(t, in.substr(i, 1));
+          model += ref.kind == OutcomeKind::Ok ? ref.output : kFFFD;
           ++i;
         }
       }

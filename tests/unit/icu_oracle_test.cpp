@@ -7,7 +7,7 @@
 namespace {
 
 using pgcodec::oracle::IcuConverter;
-using pgcodec::oracle::OutcomeKind;
+using pgcodec::harness::OutcomeKind;
 
 TEST(IcuOracle, DecodesAndEncodes) {
   IcuConverter sjis("windows-31j");

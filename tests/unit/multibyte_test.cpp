@@ -27,7 +27,7 @@ using pgcodec::Encoding;
 using pgcodec::ErrorKind;
 using pgcodec::Result;
 using pgcodec::Status;
-using pgcodec::detail::RefStatus;
+using pgcodec::harness::OutcomeKind;
 using pgcodec::test::Hex;
 
 std::vector<Encoding> multibyte() {
@@ -55,8 +55,8 @@ Expect in_order(Encoding e, std::string_view s) {
     }
     const int l = p[i] ? pgcodec::detail::verify_char(e, p + i, s.size() - i) : -1;
     if (l < 0) return {false, "", ErrorKind::InvalidByteSequence, i};
-    const auto a = pgcodec::detail::reference_decode(t, s.substr(i, static_cast<std::size_t>(l)));
-    if (a.status != RefStatus::Ok) return {false, "", ErrorKind::NoEquivalent, i};
+    const auto a = pgcodec::harness::model_decode(t, s.substr(i, static_cast<std::size_t>(l)));
+    if (a.kind != OutcomeKind::Ok) return {false, "", ErrorKind::NoEquivalent, i};
     x.out += a.output;
     i += static_cast<std::size_t>(l);
   }
@@ -114,9 +114,9 @@ TEST_P(Multibyte, EveryCodePointAndPairEncodesAsTheReference) {
   const auto& t = *pgcodec::detail::mapping_table(e);
   std::vector<char> buf(64);
   auto check = [&](const std::string& in) {
-    const auto ref = pgcodec::detail::reference_encode(t, in);
+    const auto ref = pgcodec::harness::model_encode(t, in);
     const Result r = c.encode(in, buf);
-    ASSERT_EQ(r.ok(), ref.status == RefStatus::Ok) << c.name() << " " << Hex(in);
+    ASSERT_EQ(r.ok(), ref.kind == OutcomeKind::Ok) << c.name() << " " << Hex(in);
     if (r.ok()) {
       ASSERT_EQ(std::string_view(buf.data(), r.written), ref.output) << c.name() << " " << Hex(in);
     } else {

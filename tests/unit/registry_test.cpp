@@ -1,18 +1,19 @@
-// The divergence registry's folding and checking (tools/pgcodec/registry.cpp).
+// The divergence registry's folding and checking (harness/core/registry.cpp).
+#include "core/registry.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 
-#include "verifier/verify.hpp"
-
-namespace pgcodec::cli {
+namespace pgcodec::harness {
 namespace {
 
-RegistryRow enc(unsigned cp, const char* pg, const char* ref, const char* cat = "only-reference") {
+RegistryRow enc(unsigned cp, const char* pg, const char* ref, Category cat = Category::OnlyActual) {
   char in[16];
   std::snprintf(in, sizeof in, "U+%04X", cp);
-  return {"encode", in, pg, ref, cat, "note"};
+  return {Direction::Encode, in, pg, ref, cat, "note"};
 }
 
 std::vector<RegistryRow> run_of(unsigned first, unsigned n) {
@@ -47,7 +48,7 @@ TEST(Registry, RunsBreakAtGapsAndAtDifferentFailures) {
 
 TEST(Registry, DifferentMappingsNeverFold) {
   std::vector<RegistryRow> rows;
-  for (unsigned cp = 0x100; cp < 0x120; ++cp) rows.push_back(enc(cp, "41", "42", "different-mapping"));
+  for (unsigned cp = 0x100; cp < 0x120; ++cp) rows.push_back(enc(cp, "41", "42", Category::DifferentMapping));
   EXPECT_EQ(fold(rows).size(), rows.size());
 }
 
@@ -73,14 +74,14 @@ TEST(Registry, DecodeRangesCountBytesAsBigEndianCodes) {
   for (unsigned t = 0x40; t < 0x50; ++t) {
     char in[8];
     std::snprintf(in, sizeof in, "81 %02x", t);
-    rows.push_back({"decode", in, "invalid", "U+0041", "only-reference", "n"});
+    rows.push_back({Direction::Decode, in, "invalid", "U+0041", Category::OnlyActual, "n"});
   }
   const auto folded = fold(rows);
   ASSERT_EQ(folded.size(), 1u);
   EXPECT_EQ(folded[0].input, "81 40..81 4f");
   const RegistryCheck check(folded);
-  EXPECT_TRUE(check.registered({"decode", "81 4a", "invalid", "U+1234", "only-reference", "n"}));
-  EXPECT_FALSE(check.registered({"decode", "81 50", "invalid", "U+1234", "only-reference", "n"}));
+  EXPECT_TRUE(check.registered({Direction::Decode, "81 4a", "invalid", "U+1234", Category::OnlyActual, "n"}));
+  EXPECT_FALSE(check.registered({Direction::Decode, "81 50", "invalid", "U+1234", Category::OnlyActual, "n"}));
 }
 
 TEST(Registry, WrittenFilesReadBackToTheSameRows) {
@@ -97,8 +98,31 @@ TEST(Registry, WrittenFilesReadBackToTheSameRows) {
   for (auto& r : f.rows) EXPECT_TRUE(check.registered(r));
   EXPECT_TRUE(check.stale(f.rows).empty());
   EXPECT_EQ(back.rows[0].note, "note");
+  EXPECT_EQ(back.rows[0].direction, Direction::Encode);
+  EXPECT_EQ(back.rows[0].category, Category::OnlyActual);
   std::filesystem::remove_all(dir);
 }
 
+// Every row of every committed registry file reads into a typed row that
+// writes back as the same line (the files are outputs of `pgcodec verify`).
+TEST(Registry, CommittedRowsReadBackToTheSameLines) {
+  std::size_t files = 0, rows = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(PGCODEC_SOURCE_REGISTRY)) {
+    if (entry.path().extension() != ".tsv") continue;
+    RegistryFile f;
+    ASSERT_TRUE(read_registry(entry.path().string(), f));
+    std::ifstream in(entry.path());
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);)
+      if (!line.empty() && line[0] != '#') lines.push_back(line);
+    ASSERT_EQ(lines.size(), f.rows.size()) << entry.path();
+    for (std::size_t i = 0; i < lines.size(); ++i) EXPECT_EQ(f.rows[i].key(), lines[i]) << entry.path();
+    ++files;
+    rows += lines.size();
+  }
+  EXPECT_GT(files, 50u);
+  EXPECT_GT(rows, 1000u);
+}
+
 }  // namespace
-}  // namespace pgcodec::cli
+}  // namespace pgcodec::harness

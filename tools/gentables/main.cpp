@@ -2,10 +2,11 @@
 //
 // For every encoding it asks the server what every candidate byte sequence
 // decodes to and what every code point encodes to, builds compact run tables
-// from the answers, checks that the structural rules (src/verify.cpp) and the
-// tables reproduce every answer, and writes src/tables/generated/. With --check it
-// compares the answers with the committed tables instead and lists every
-// difference.
+// from the answers, checks that the table model (harness/core/model.hpp: the
+// byte grammar plus the tables) reproduces every answer, and writes
+// src/tables/generated/. With --check it compares the answers with the
+// committed tables instead and lists every difference. Answers are compared
+// as every checker compares them: harness::classify().
 #include <CLI/CLI.hpp>
 
 #include <chrono>
@@ -15,26 +16,30 @@
 #include <set>
 #include <sstream>
 
+#include "core/generators.hpp"
 #include "core/model.hpp"
-#include "rules/grammar.hpp"
-#include "oracle/temp_server.hpp"
-#include "pgcodec/encoding.hpp"
+#include "core/outcome.hpp"
+#include "core/text.hpp"
 #include "oracle/postgres.hpp"
 #include "oracle/probe.hpp"
+#include "oracle/temp_server.hpp"
+#include "pgcodec/encoding.hpp"
 #include "tables.hpp"
 
 namespace pgcodec::gen {
 namespace {
 
-using detail::Answer;
-using detail::RefStatus;
+using harness::Category;
+using harness::classify;
+using harness::code_points_of;
+using harness::hex_bytes;
+using harness::Outcome;
+using harness::OutcomeKind;
+using harness::single_char;
+using harness::TableModel;
+using harness::utf8;
 using oracle::Answers;
-using oracle::code_points_of;
-using oracle::hex_bytes;
-using oracle::Probe;
 using oracle::ProbePool;
-using oracle::utf8;
-using oracle::single_char;
 using oracle::Verdict;
 
 using Clock = std::chrono::steady_clock;
@@ -42,23 +47,15 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-std::string describe(const Answer& a, bool to_unicode) {
-  switch (a.status) {
-    case RefStatus::InvalidByteSequence: return "invalid byte sequence (22021)";
-    case RefStatus::NoEquivalent: return "no equivalent (22P05)";
-    case RefStatus::Ok: break;
+std::string describe(const Outcome& o, bool to_unicode) {
+  switch (o.kind) {
+    case OutcomeKind::InvalidByteSequence: return "invalid byte sequence (22021)";
+    case OutcomeKind::NoEquivalent: return "no equivalent (22P05)";
+    case OutcomeKind::Unspecified: return "error";
+    case OutcomeKind::Ok: break;
   }
-  if (!to_unicode) return "bytes " + hex_bytes(a.output);
-  return oracle::code_points_text(a.output);
-}
-
-Answer to_answer(const Probe& p) {
-  Answer a;
-  a.status = p.verdict == Verdict::Ok        ? RefStatus::Ok
-             : p.verdict == Verdict::Invalid ? RefStatus::InvalidByteSequence
-                                             : RefStatus::NoEquivalent;
-  if (a.status == RefStatus::Ok) a.output.assign(p.output());
-  return a;
+  if (!to_unicode) return "bytes " + hex_bytes(o.output);
+  return harness::code_points_text(o.output);
 }
 
 // Differences between the server's answers and what the tables predict.
@@ -98,13 +95,14 @@ BuiltTable build_table(const Answers& a) {
                                " encodes to " + hex_bytes(out) + ", which no run can hold");
     b.add_encode(a.enc_inputs[i], detail::code_of(out));
   }
-  BuiltTable partial = b.finish();
+  const BuiltTable partial = b.finish();
+  const TableModel partial_model(partial.view());
   for (std::size_t i = 0; i < a.pair_inputs.size(); ++i) {
     if (a.pairs[i].verdict != Verdict::Ok) continue;
     const auto [cp1, cp2] = a.pair_inputs[i];
     // Only a pair that encodes differently from its two halves needs an entry.
-    const auto alone = detail::reference_encode(partial.view(), utf8(cp1) + utf8(cp2));
-    if (alone.status == RefStatus::Ok && alone.output == a.pairs[i].output()) continue;
+    const Outcome alone = partial_model.encode(utf8(cp1) + utf8(cp2));
+    if (classify(oracle::to_outcome(a.pairs[i]), alone) == Category::Agree) continue;
     const auto out = a.pairs[i].output();
     if (out.size() > 4) throw std::runtime_error("a pair encodes to more than 4 bytes");
     b.add_encode_pair(cp1, cp2, detail::code_of(out));
@@ -115,33 +113,28 @@ BuiltTable build_table(const Answers& a) {
 Diffs compare(const Answers& a, const detail::MappingTable& t) {
   Diffs d;
   const std::string name(info(a.enc).name);
+  const TableModel model(t);
   for (std::size_t i = 0; i < a.dec_inputs.size(); ++i) {
-    const Answer server = to_answer(a.dec[i]);
-    const Answer ours = detail::reference_decode(t, a.dec_inputs[i]);
-    if (server != ours)
+    const Outcome server = oracle::to_outcome(a.dec[i]);
+    const Outcome ours = model.decode(a.dec_inputs[i]);
+    if (classify(server, ours) != Category::Agree)
       d.add("decode " + name + " " + hex_bytes(a.dec_inputs[i]) + ": server " +
             describe(server, true) + ", tables " + describe(ours, true));
   }
   for (std::size_t i = 0; i < a.enc_inputs.size(); ++i) {
-    const Answer server = to_answer(a.encd[i]);
-    const Answer ours = detail::reference_encode(t, utf8(a.enc_inputs[i]));
-    if (server != ours) {
-      char cp[16];
-      std::snprintf(cp, sizeof cp, "U+%04X", a.enc_inputs[i]);
-      d.add("encode " + name + " " + cp + ": server " + describe(server, false) + ", tables " +
-            describe(ours, false));
-    }
+    const Outcome server = oracle::to_outcome(a.encd[i]);
+    const Outcome ours = model.encode(utf8(a.enc_inputs[i]));
+    if (classify(server, ours) != Category::Agree)
+      d.add("encode " + name + " " + harness::code_point_text(a.enc_inputs[i]) + ": server " +
+            describe(server, false) + ", tables " + describe(ours, false));
   }
   for (std::size_t i = 0; i < a.pair_inputs.size(); ++i) {
     const auto [cp1, cp2] = a.pair_inputs[i];
-    const Answer server = to_answer(a.pairs[i]);
-    const Answer ours = detail::reference_encode(t, utf8(cp1) + utf8(cp2));
-    if (server != ours) {
-      char cp[32];
-      std::snprintf(cp, sizeof cp, "U+%04X U+%04X", cp1, cp2);
-      d.add("encode " + name + " " + cp + ": server " + describe(server, false) + ", tables " +
-            describe(ours, false));
-    }
+    const Outcome server = oracle::to_outcome(a.pairs[i]);
+    const Outcome ours = model.encode(utf8(cp1) + utf8(cp2));
+    if (classify(server, ours) != Category::Agree)
+      d.add("encode " + name + " " + harness::code_point_text(cp1) + " " + harness::code_point_text(cp2) +
+            ": server " + describe(server, false) + ", tables " + describe(ours, false));
   }
   return d;
 }
@@ -203,7 +196,7 @@ int run(int argc, char** argv) {
   std::cerr << "pgcodec-gentables: PostgreSQL " << version << ", " << jobs << " connections"
             << (server.is_throwaway() ? " (throwaway server)" : "") << "\n";
 
-  const auto cps = oracle::all_code_points();
+  const auto cps = harness::all_code_points();
   std::map<Encoding, BuiltTable> built;
   std::size_t total_diffs = 0, total_bytes = 0;
   std::vector<std::string> report;
@@ -252,7 +245,7 @@ int run(int argc, char** argv) {
   if (wanted(Encoding::MULE_INTERNAL)) {
     const auto t1 = Clock::now();
     const Answers a = oracle::probe_mule(
-        pool, [&](Encoding m) { return built.at(m).view(); }, oracle::all_code_points(), std::cerr);
+        pool, [&](Encoding m) { return built.at(m).view(); }, cps, std::cerr);
     finish(a, seconds_since(t1));
   }
 

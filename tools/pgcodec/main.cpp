@@ -3,6 +3,8 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -86,6 +88,33 @@ const pgcodec::Codec* usable_codec(const std::string& name, const char* what) {
   return c;
 }
 
+// `pgcodec verify`'s progress on standard error: a bar through every step on
+// a terminal, otherwise one line per encoding.
+void print_verify_progress(pgcodec::verifier::VerifyOptions& vo) {
+  const bool tty = isatty(2) != 0;
+  vo.on_progress = [tty](const pgcodec::verifier::Progress& p) {
+    if (!tty && p.step != pgcodec::verifier::Step::ProbeServer) return;
+    const int secs = static_cast<int>(p.seconds);
+    char head[96];
+    std::snprintf(head, sizeof head, "%3d%% [%zu/%zu] %02d:%02d ", static_cast<int>(p.fraction * 100), p.index,
+                  p.count, secs / 60, secs % 60);
+    const std::string what = p.step == pgcodec::verifier::Step::WriteAtlas
+                                 ? std::string(to_string(p.step))
+                                 : std::string(pgcodec::info(p.encoding).name) + ": " + to_string(p.step);
+    if (tty) {
+      const int width = 30, filled = static_cast<int>(p.fraction * width);
+      std::cerr << "\r\033[K" << head << "[" << std::string(static_cast<std::size_t>(filled), '#')
+                << std::string(static_cast<std::size_t>(width - filled), '.') << "] " << what << std::flush;
+    } else {
+      std::cerr << "pgcodec verify: " << head << what << "\n";
+    }
+  };
+  vo.on_line = [tty](const std::string& s) {
+    if (tty) std::cerr << "\r\033[K";
+    std::cerr << s << "\n";
+  };
+}
+
 std::FILE* open_input(const std::string& path) {
   if (path.empty() || path == "-") return stdin;
   std::FILE* f = std::fopen(path.c_str(), "rb");
@@ -150,7 +179,7 @@ int main(int argc, char** argv) {
   check->add_option("-t,--to", to, "Also check that every character exists in this encoding");
   check->add_flag("--json", check_json, "One JSON object per error");
   check->add_option("FILE", file, "Input file; - or nothing for standard input");
-  pgcodec::cli::VerifyOptions vo;
+  pgcodec::verifier::VerifyOptions vo;
   std::vector<std::string> verify_encodings;
   bool exhaustive = false;
   auto* verify = app.add_subcommand(
@@ -183,7 +212,9 @@ int main(int argc, char** argv) {
   verify->add_option("--strings", vo.strings, "Random strings per direction and encoding")->capture_default_str();
   verify->add_option("-j,--jobs", vo.jobs, "Server connections")->capture_default_str()->check(CLI::Range(1, 32));
   verify->add_option("--dsn", vo.dsn, "libpq connection string of an existing server");
-  verify->add_option("--registry", vo.registry, "Directory of the divergence registry")->capture_default_str();
+  verify->add_option("--registry", vo.registry,
+                     "Directory of the divergence registry (default: the installed one,\n"
+                     "<prefix>/share/pgcodec/divergences, or the source tree's corpus/divergences)");
   verify->add_option("--out", vo.out, "Write the atlas here (default on full runs: docs/atlas)");
   verify->add_flag("--update-registry", vo.update_registry,
                    "Rewrite the registry files from this run's divergences (exhaustive runs only)");
@@ -207,8 +238,9 @@ int main(int argc, char** argv) {
       }
       vo.encodings.push_back(*e);
     }
+    print_verify_progress(vo);
     try {
-      return pgcodec::cli::run_verify(vo);
+      return pgcodec::verifier::run_verify(vo);
     } catch (const std::exception& e) {
       std::cerr << "pgcodec verify: " << e.what() << "\n";
       return 1;

@@ -8,23 +8,31 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "oracle/postgres.hpp"
-#include "verifier/verify.hpp"
+#include "core/registry.hpp"
+#include "core/text.hpp"
 
-namespace pgcodec::cli {
+namespace pgcodec::harness {
 
-std::string outcome_text(const oracle::Outcome& o, oracle::Direction d) {
+std::string RegistryRow::key() const {
+  return std::string(to_string(direction)) + '\t' + input + '\t' + postgres + '\t' + reference + '\t' +
+         to_string(category);
+}
+
+std::string outcome_text(const Outcome& o, Direction d) {
   std::string s;
   switch (o.kind) {
-    case oracle::OutcomeKind::Ok:
-      return d == oracle::Direction::Decode ? oracle::code_points_text(o.output)
-                                            : oracle::hex_bytes(o.output);
-    case oracle::OutcomeKind::InvalidByteSequence: s = "invalid"; break;
-    case oracle::OutcomeKind::NoEquivalent: s = "no-equivalent"; break;
-    case oracle::OutcomeKind::Unspecified: s = "error"; break;
+    case OutcomeKind::Ok:
+      return d == Direction::Decode ? code_points_text(o.output) : hex_bytes(o.output);
+    case OutcomeKind::InvalidByteSequence: s = "invalid"; break;
+    case OutcomeKind::NoEquivalent: s = "no-equivalent"; break;
+    case OutcomeKind::Unspecified: s = "error"; break;
   }
-  if (o.offset_known && o.offset > 0) s += "@" + std::to_string(o.offset);
+  if (o.offset && *o.offset > 0) s += "@" + std::to_string(*o.offset);
   return s;
+}
+
+std::string input_text(std::string_view in, Direction d) {
+  return d == Direction::Decode ? hex_bytes(in) : code_points_text(in);
 }
 
 std::string registry_path(const std::string& dir, Encoding e, const std::string& reference) {
@@ -52,14 +60,15 @@ bool failure_text(const std::string& t) {
 std::string norm(const std::string& t) { return failure_text(t) ? t : "converts"; }
 
 std::string member_key(const RegistryRow& r, const std::string& input) {
-  return r.direction + '\t' + input + '\t' + norm(r.postgres) + '\t' + norm(r.reference) + '\t' + r.category;
+  return std::string(to_string(r.direction)) + '\t' + input + '\t' + norm(r.postgres) + '\t' +
+         norm(r.reference) + '\t' + to_string(r.category);
 }
 
 // An input as a number: (byte count, big-endian code) for decode, the code
 // point for encode; false for inputs that are not one number (pairs).
 bool input_number(const RegistryRow& r, const std::string& text, std::uint64_t& n) {
   n = 0;
-  if (r.direction == "decode") {
+  if (r.direction == Direction::Decode) {
     std::size_t count = 0;
     for (std::size_t i = 0; i < text.size(); i += 3, ++count) {
       if (count == 4) return false;
@@ -75,7 +84,7 @@ bool input_number(const RegistryRow& r, const std::string& text, std::uint64_t& 
 
 std::string number_text(const RegistryRow& r, std::uint64_t n) {
   char buf[16];
-  if (r.direction == "encode") {
+  if (r.direction == Direction::Encode) {
     std::snprintf(buf, sizeof buf, "U+%04X", static_cast<unsigned>(n));
     return buf;
   }
@@ -97,7 +106,7 @@ std::vector<RegistryRow> fold(std::vector<RegistryRow> rows) {
   std::vector<RegistryRow> out;
   for (auto& r : rows) {
     std::uint64_t n = 0;
-    const bool foldable = r.category != "different-mapping" && input_number(r, r.input, n);
+    const bool foldable = r.category != Category::DifferentMapping && input_number(r, r.input, n);
     if (foldable)
       keyed.emplace_back(n, std::move(r));
     else
@@ -158,7 +167,9 @@ std::vector<std::string> RegistryCheck::stale(const std::vector<RegistryRow>& fo
   auto counts = [&](const std::string& k) {
     if (!tested) return true;
     const auto t1 = k.find('\t'), t2 = k.find('\t', t1 + 1);
-    return tested(k.substr(0, t1), k.substr(t1 + 1, t2 - t1 - 1));
+    Direction d{};
+    parse_direction(std::string_view(k).substr(0, t1), d);
+    return tested(d, k.substr(t1 + 1, t2 - t1 - 1));
   };
   std::vector<std::string> out;
   for (auto& k : exact_)
@@ -187,7 +198,11 @@ bool read_registry(const std::string& path, RegistryFile& out) {
     auto f = split_tabs(line);
     if (f.size() != 5)
       throw std::runtime_error(path + ":" + std::to_string(n) + ": expected 5 tab-separated fields");
-    out.rows.push_back({f[0], f[1], f[2], f[3], f[4], note});
+    RegistryRow row{Direction::Decode, f[1], f[2], f[3], Category::Agree, note};
+    if (!parse_direction(f[0], row.direction) || !parse_category(f[4], row.category) ||
+        row.category == Category::Agree)
+      throw std::runtime_error(path + ":" + std::to_string(n) + ": unknown direction or category");
+    out.rows.push_back(std::move(row));
   }
   return true;
 }
@@ -197,7 +212,8 @@ void write_registry(const std::string& path, const RegistryFile& f, const std::s
   // Groups in a fixed order: direction, category, note.
   std::map<std::tuple<std::string, std::string, std::string>, std::vector<const RegistryRow*>> groups;
   const std::vector<RegistryRow> rows = fold(f.rows);
-  for (auto& r : rows) groups[{r.direction, r.category, r.note}].push_back(&r);
+  // (By the names, as the files have always been ordered.)
+  for (auto& r : rows) groups[{to_string(r.direction), to_string(r.category), r.note}].push_back(&r);
   std::ostringstream o;
   std::size_t ranges = 0;
   for (auto& r : rows) ranges += r.input.find("..") != std::string::npos;
@@ -215,8 +231,7 @@ void write_registry(const std::string& path, const RegistryFile& f, const std::s
     o << "\n## " << std::get<0>(key) << " " << std::get<1>(key) << ": " << std::get<2>(key) << " ("
       << members.size() << (members.size() == 1 ? " row" : " rows") << ")\n";
     for (auto* r : members)
-      o << r->direction << '\t' << r->input << '\t' << r->postgres << '\t' << r->reference << '\t'
-        << r->category << '\n';
+      o << r->key() << '\n';
   }
   const std::string tmp = path + ".tmp";
   {
@@ -227,4 +242,4 @@ void write_registry(const std::string& path, const RegistryFile& f, const std::s
   std::filesystem::rename(tmp, path);
 }
 
-}  // namespace pgcodec::cli
+}  // namespace pgcodec::harness

@@ -1,0 +1,43 @@
+// Inputs: the enumerations every exhaustive check walks, and the random
+// strings (errors at random places) the string checks and live tests send.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pgcodec/encoding.hpp"
+
+namespace pgcodec::harness {
+
+// Every single byte, every two-byte sequence with a high lead byte, and the
+// three- and four-byte spaces of EUC_JP, EUC_JIS_2004, EUC_TW, GB18030 and
+// MULE_INTERNAL.
+std::vector<std::string> decode_candidates(Encoding e);
+// U+0001..U+10FFFF without the surrogates.
+std::vector<std::uint32_t> all_code_points();
+// Whether `s` is exactly one well-formed character of `e`.
+bool single_char(Encoding e, std::string_view s);
+
+// Random multi-character strings built from characters known to convert
+// (`good`) and known to fail (`bad`), with ASCII between them: about 6 % of
+// the characters are bad ones, 25 % of the rest ASCII. Strings meant for
+// decoding are now and then cut short by a byte (`cut`); strings meant for
+// encoding stay valid UTF-8 when `good` and `bad` are.
+struct StringMaker {
+  std::vector<std::string> good, bad;
+  std::vector<std::string> make(std::mt19937_64& rng, std::size_t n, bool cut) const;
+};
+
+// A random byte string of 1..max_chars pieces for decoding: ASCII letters,
+// characters from `chars` (byte codes, see tables/table.hpp), random high
+// bytes, and now and then a NUL or any byte; most strings hold errors.
+std::string random_bytes(std::mt19937& rng, const std::vector<std::uint32_t>& chars, std::size_t max_chars);
+// Random UTF-8 text of 1..max_chars code points for encoding: ASCII
+// letters, code points from `repertoire` (not empty), and now and then any
+// code point.
+std::string random_text(std::mt19937& rng, const std::vector<std::uint32_t>& repertoire, std::size_t max_chars);
+
+}  // namespace pgcodec::harness
