@@ -200,8 +200,9 @@ int run(int argc, char** argv) {
   std::map<Encoding, BuiltTable> built;
   std::size_t total_diffs = 0, total_bytes = 0;
   std::vector<std::string> report;
+  // The exact command, written into every generated file.
   const std::string command =
-      "cmake --preset release && cmake --build --preset release && "
+      "cmake --preset release && cmake --build --preset release --target pgcodec-gentables && "
       "build/release/tools/gentables/pgcodec-gentables --out src/tables/generated";
 
   auto finish = [&](const Answers& a, double secs) {
@@ -251,7 +252,7 @@ int run(int argc, char** argv) {
 
   if (!check && total_diffs == 0 && selected.empty()) {
     for (auto& [e, t] : built) total_bytes += write_table_source(out_dir, t, version, command);
-    write_index_source(out_dir, version);
+    write_index_source(out_dir, version, command);
   }
   std::cerr << "pgcodec-gentables: " << pool.items_probed() << " inputs probed in "
             << static_cast<int>(seconds_since(t0)) << " s; ";
