@@ -1,4 +1,4 @@
-// The ICU reference adapter: strict in both directions, and it does not let
+// The ICU reference adapter (harness/oracle/icu.cpp): strict in both directions, and it does not let
 // ICU skip default-ignorable code points silently.
 #include "oracle/icu.hpp"
 
@@ -9,7 +9,7 @@ namespace {
 using pgcodec::oracle::IcuConverter;
 using pgcodec::harness::OutcomeKind;
 
-TEST(IcuOracle, DecodesAndEncodes) {
+TEST(Icu, DecodesAndEncodes) {
   IcuConverter sjis("windows-31j");
   auto d = sjis.decode("\x82\xa0" "A");
   ASSERT_TRUE(d.ok());
@@ -19,7 +19,7 @@ TEST(IcuOracle, DecodesAndEncodes) {
   EXPECT_EQ(e.output, "\x82\xa0" "A");
 }
 
-TEST(IcuOracle, FailuresHaveKinds) {
+TEST(Icu, FailuresHaveKinds) {
   IcuConverter latin1("ISO-8859-1");
   EXPECT_EQ(latin1.encode("\xe2\x82\xac").kind, OutcomeKind::NoEquivalent);  // euro sign
   IcuConverter utf8("UTF-8");
@@ -31,13 +31,13 @@ TEST(IcuOracle, FailuresHaveKinds) {
 
 // ICU's stock STOP callback turns an unassigned default-ignorable code point
 // (U+200B ZERO WIDTH SPACE) into a silent skip; the adapter must fail.
-TEST(IcuOracle, DefaultIgnorablesAreNotSkipped) {
+TEST(Icu, DefaultIgnorablesAreNotSkipped) {
   IcuConverter latin1("ISO-8859-1");
   auto r = latin1.encode("a\xe2\x80\x8b" "b");
   EXPECT_EQ(r.kind, OutcomeKind::NoEquivalent) << "output: " << r.output;
 }
 
-TEST(IcuOracle, UnknownConverterThrows) {
+TEST(Icu, UnknownConverterThrows) {
   EXPECT_THROW(IcuConverter("no-such-charset"), std::runtime_error);
 }
 

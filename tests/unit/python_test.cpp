@@ -1,4 +1,4 @@
-// The embedded-CPython reference adapter.
+// The embedded-CPython reference adapter (harness/oracle/python.cpp).
 #include "oracle/python.hpp"
 
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@ namespace {
 using pgcodec::harness::OutcomeKind;
 using pgcodec::oracle::PythonCodec;
 
-TEST(PythonOracle, DecodesAndEncodes) {
+TEST(Python, DecodesAndEncodes) {
   PythonCodec sjis("shift_jis");
   auto d = sjis.decode("\x82\xa0" "A");
   ASSERT_TRUE(d.ok());
@@ -18,7 +18,7 @@ TEST(PythonOracle, DecodesAndEncodes) {
   EXPECT_EQ(e.output, "\x82\xa0" "A");
 }
 
-TEST(PythonOracle, FailureKindsFromReasons) {
+TEST(Python, FailureKindsFromReasons) {
   PythonCodec utf8("utf-8");
   auto bad = utf8.decode("ab\xc3\x28");
   EXPECT_EQ(bad.kind, OutcomeKind::InvalidByteSequence);
@@ -32,7 +32,7 @@ TEST(PythonOracle, FailureKindsFromReasons) {
   EXPECT_EQ(sjis.encode("\xe2\x82\xac").kind, OutcomeKind::Unspecified);
 }
 
-TEST(PythonOracle, UnknownCodecThrows) {
+TEST(Python, UnknownCodecThrows) {
   EXPECT_THROW(PythonCodec("euc_tw"), std::runtime_error);
 }
 
