@@ -1,6 +1,6 @@
-// PostgreSQL's encodings: ids, names, aliases and the references the harness
-// compares against. Numbering and name rules follow PostgreSQL exactly
-// (src/include/mb/pg_wchar.h and src/common/encnames.c in its sources).
+// PostgreSQL's encodings: ids, names and aliases. Numbering and name rules
+// follow PostgreSQL exactly (src/include/mb/pg_wchar.h and
+// src/common/encnames.c in its sources).
 #pragma once
 
 #include <cstdint>
@@ -74,12 +74,6 @@ struct EncodingInfo {
   bool server;                   // may be a server (database) encoding
   int max_char_length;           // bytes per character at most
   std::span<const std::string_view> aliases;  // normalised, as pg_encname_tbl
-  // References the harness compares against. Empty: the reference has none.
-  std::string_view python_psycopg3;  // the codec psycopg 3 uses
-  std::string_view python_psycopg2;  // psycopg2's choice
-  std::string_view python_asyncpg;   // asyncpg's choice (may not exist in Python)
-  std::span<const std::string_view> python_others;  // more codecs worth comparing
-  std::string_view icu;              // closest ICU converter, empty if none
 };
 
 // All 42 encodings, indexed by id.
