@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "codecs/codec_ops.hpp"
+#include "kernels/kernels.hpp"
 #include "rules/grammar.hpp"
 
 namespace pgcodec {
@@ -29,8 +30,8 @@ Error make_error(ErrorKind kind, Encoding bytes_enc, Encoding target, std::strin
 }
 
 namespace {
-Result unsupported(const void*, Encoding, std::string_view, std::span<char>, ErrorMode,
-                   bool) noexcept {
+Result unsupported(const void*, Encoding, std::string_view, std::span<char>, ErrorMode, bool,
+                   const kernels::Kernel&) noexcept {
   Result r;
   r.status = Status::Unsupported;
   return r;
@@ -143,26 +144,27 @@ std::string Error::message() const {
 bool Codec::implemented() const noexcept { return ops_->implemented; }
 
 Result Codec::decode(std::string_view in, std::span<char> out, ErrorMode mode) const noexcept {
-  return ops_->decode(data_, encoding_, in, out, mode, true);
+  return ops_->decode(data_, encoding_, in, out, mode, true, kernels::active());
 }
 
 Result Codec::decode_partial(std::string_view in, std::span<char> out, ErrorMode mode) const noexcept {
-  return ops_->decode(data_, encoding_, in, out, mode, false);
+  return ops_->decode(data_, encoding_, in, out, mode, false, kernels::active());
 }
 
 Result Codec::encode(std::string_view utf8, std::span<char> out, ErrorMode mode) const noexcept {
-  return ops_->encode(data_, encoding_, utf8, out, mode, true);
+  return ops_->encode(data_, encoding_, utf8, out, mode, true, kernels::active());
 }
 
 Codec::CheckResult Codec::check(std::string_view in, ErrorVisitor visit, void* context,
                                 bool decoding, bool final) const noexcept {
   CheckResult c;
   char scratch[4096];  // output is thrown away; only errors matter
+  const kernels::Kernel& k = kernels::active();
   std::size_t i = 0;
   while (i < in.size()) {
     const std::string_view rest = in.substr(i);
     const auto convert = decoding ? ops_->decode : ops_->encode;
-    const Result r = convert(data_, encoding_, rest, std::span<char>(scratch), ErrorMode::Strict, final);
+    const Result r = convert(data_, encoding_, rest, std::span<char>(scratch), ErrorMode::Strict, final, k);
     if (r.status == Status::Error) {
       Error e = r.error;
       e.offset += i;

@@ -7,6 +7,7 @@
 #include <span>
 #include <string_view>
 
+#include "kernels/kernels.hpp"
 #include "pgcodec/codec.hpp"
 
 namespace pgcodec::detail {
@@ -15,9 +16,9 @@ struct CodecOps {
   // `final == false` (streaming): a character cut off by the end of `in` is
   // not an error; conversion stops before it and the caller carries it over.
   Result (*decode)(const void* data, Encoding enc, std::string_view in, std::span<char> out,
-                   ErrorMode mode, bool final) noexcept;
+                   ErrorMode mode, bool final, const kernels::Kernel& k) noexcept;
   Result (*encode)(const void* data, Encoding enc, std::string_view utf8, std::span<char> out,
-                   ErrorMode mode, bool final) noexcept;
+                   ErrorMode mode, bool final, const kernels::Kernel& k) noexcept;
   std::size_t decode_factor;  // output bytes per input byte, at most, in any mode
   std::size_t encode_factor;
   bool implemented;
@@ -38,16 +39,5 @@ const void* multibyte_data(Encoding e) noexcept;
 // as its lead byte counts them, capped at what is left and at 8.
 Error make_error(ErrorKind kind, Encoding bytes_enc, Encoding target, std::string_view in,
                  std::size_t at, std::size_t skip) noexcept;
-
-// Length of the run of bytes 0x01..0x7F at the start of [p, p + n): the part
-// every encoding passes through unchanged. Chosen once per process: SSE2
-// where available, else scalar; PGCODEC_FORCE_IMPL=scalar forces scalar.
-std::size_t ascii_run(const unsigned char* p, std::size_t n) noexcept;
-std::size_t ascii_run_scalar(const unsigned char* p, std::size_t n) noexcept;
-// The name of the implementation ascii_run uses ("sse2" or "scalar").
-const char* ascii_impl_name() noexcept;
-// False under PGCODEC_FORCE_IMPL=scalar: the codecs then skip their fast
-// paths (SSE2 scanning, table-entry shortcuts) and take the general loop.
-bool fast_paths() noexcept;
 
 }  // namespace pgcodec::detail

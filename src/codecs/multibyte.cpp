@@ -40,8 +40,8 @@ struct Out {
   }
   // Copies the ASCII run at in[i] (all encodings pass it through) as far as
   // it fits; false when the output filled up first.
-  bool ascii(const unsigned char* in, std::size_t n, std::size_t& i) {
-    const std::size_t run = ascii_run(in + i, n - i);
+  bool ascii(const kernels::Kernel& k, const unsigned char* in, std::size_t n, std::size_t& i) {
+    const std::size_t run = k.ascii_run(in + i, n - i);
     const std::size_t take = fits(run) ? run : buf.size() - w;
     put(in + i, take);
     i += take;
@@ -199,9 +199,9 @@ Result finish(Result r, std::size_t i, const Out& o) {
 }
 
 Result decode(const void* data, Encoding enc, std::string_view in, std::span<char> out,
-              ErrorMode mode, bool final) noexcept {
+              ErrorMode mode, bool final, const kernels::Kernel& k) noexcept {
   const Dense& d = dense_of(data);
-  const bool fast = fast_paths();
+  const bool fast = k.table_shortcuts;
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
   const std::size_t n = in.size();
   Out o{out};
@@ -223,7 +223,7 @@ Result decode(const void* data, Encoding enc, std::string_view in, std::span<cha
   };
   while (i < n) {
     if (p[i] - 1u < 0x7Fu) {  // an ASCII run
-      if (o.ascii(p, n, i)) continue;
+      if (o.ascii(k, p, n, i)) continue;
       r.status = Status::OutputFull;
       break;
     }
@@ -290,9 +290,9 @@ bool utf8_legal(const unsigned char* s, std::size_t claimed, std::size_t avail) 
 }
 
 Result encode(const void* data, Encoding enc, std::string_view in, std::span<char> out,
-              ErrorMode mode, bool final) noexcept {
+              ErrorMode mode, bool final, const kernels::Kernel& k) noexcept {
   const Dense& d = dense_of(data);
-  const bool fast = fast_paths();
+  const bool fast = k.table_shortcuts;
   const MappingTable& t = *d.table;
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
   const std::size_t n = in.size();
@@ -318,7 +318,7 @@ Result encode(const void* data, Encoding enc, std::string_view in, std::span<cha
   };
   while (i < n) {
     if (p[i] - 1u < 0x7Fu) {  // an ASCII run
-      if (o.ascii(p, n, i)) continue;
+      if (o.ascii(k, p, n, i)) continue;
       r.status = Status::OutputFull;
       break;
     }

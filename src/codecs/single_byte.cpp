@@ -64,7 +64,7 @@ const SingleByte* data_of(Encoding e) noexcept {
 constexpr char kReplacement[] = "\xEF\xBF\xBD";  // U+FFFD
 
 Result decode(const void* data, Encoding enc, std::string_view in, std::span<char> out,
-              ErrorMode mode, bool) noexcept {
+              ErrorMode mode, bool, const kernels::Kernel& k) noexcept {
   const auto& s = *static_cast<const SingleByte*>(data);
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
   const std::size_t n = in.size();
@@ -74,7 +74,7 @@ Result decode(const void* data, Encoding enc, std::string_view in, std::span<cha
   Result r;
   while (i < n) {
     if (p[i] - 1u < 0x7Fu) {  // an ASCII run: copy it wholesale
-      const std::size_t run = ascii_run(p + i, n - i);
+      const std::size_t run = k.ascii_run(p + i, n - i);
       const std::size_t take = run < cap - w ? run : cap - w;
       std::memcpy(o + w, p + i, take);
       i += take;
@@ -116,14 +116,14 @@ Result decode(const void* data, Encoding enc, std::string_view in, std::span<cha
 }
 
 Result encode(const void* data, Encoding enc, std::string_view in, std::span<char> out,
-              ErrorMode mode, bool final) noexcept {
+              ErrorMode mode, bool final, const kernels::Kernel& k) noexcept {
   const auto& s = *static_cast<const SingleByte*>(data);
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
   const std::size_t n = in.size();
   std::size_t i = 0, w = 0;
   Result r;
   while (i < n) {
-    const std::size_t run = ascii_run(p + i, n - i);
+    const std::size_t run = k.ascii_run(p + i, n - i);
     if (run) {
       const std::size_t take = run < out.size() - w ? run : out.size() - w;
       std::memcpy(out.data() + w, p + i, take);

@@ -14,7 +14,7 @@ namespace {
 constexpr char kReplacement[] = "\xEF\xBF\xBD";  // U+FFFD
 
 Result validate_copy(Encoding target, std::string_view in, std::span<char> out, ErrorMode mode,
-                     bool final, bool decoding) noexcept {
+                     bool final, bool decoding, const kernels::Kernel& k) noexcept {
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
   const std::size_t n = in.size();
   std::size_t i = 0, w = 0;
@@ -29,7 +29,7 @@ Result validate_copy(Encoding target, std::string_view in, std::span<char> out, 
         if (!l) break;
         i += l;
       } else if (p[i]) {
-        i += ascii_run(p + i, limit - i);  // at least this byte
+        i += k.ascii_run(p + i, limit - i);  // at least this byte
       } else {
         break;  // NUL
       }
@@ -66,13 +66,13 @@ Result validate_copy(Encoding target, std::string_view in, std::span<char> out, 
 }
 
 Result decode(const void*, Encoding enc, std::string_view in, std::span<char> out, ErrorMode mode,
-              bool final) noexcept {
-  return validate_copy(enc, in, out, mode, final, true);
+              bool final, const kernels::Kernel& k) noexcept {
+  return validate_copy(enc, in, out, mode, final, true, k);
 }
 
 Result encode(const void*, Encoding enc, std::string_view in, std::span<char> out, ErrorMode mode,
-              bool final) noexcept {
-  return validate_copy(enc, in, out, mode, final, false);
+              bool final, const kernels::Kernel& k) noexcept {
+  return validate_copy(enc, in, out, mode, final, false, k);
 }
 
 }  // namespace

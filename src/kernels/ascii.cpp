@@ -1,13 +1,10 @@
-#include <cstdlib>
-#include <cstring>
-
-#include "codecs/codec_ops.hpp"
+#include "kernels/ascii.hpp"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
-namespace pgcodec::detail {
+namespace pgcodec::kernels {
 
 std::size_t ascii_run_scalar(const unsigned char* p, std::size_t n) noexcept {
   std::size_t i = 0;
@@ -16,7 +13,6 @@ std::size_t ascii_run_scalar(const unsigned char* p, std::size_t n) noexcept {
 }
 
 #if defined(__SSE2__)
-namespace {
 std::size_t ascii_run_sse2(const unsigned char* p, std::size_t n) noexcept {
   std::size_t i = 0;
   const __m128i zero = _mm_setzero_si128();
@@ -28,43 +24,6 @@ std::size_t ascii_run_sse2(const unsigned char* p, std::size_t n) noexcept {
   }
   return i + ascii_run_scalar(p + i, n - i);
 }
-}  // namespace
 #endif
 
-namespace {
-using RunFn = std::size_t (*)(const unsigned char*, std::size_t) noexcept;
-
-struct Choice {
-  RunFn fn;
-  const char* name;
-};
-
-Choice choose() noexcept {
-  const char* force = std::getenv("PGCODEC_FORCE_IMPL");
-  const bool scalar = force && std::strcmp(force, "scalar") == 0;
-#if defined(__SSE2__)
-  if (!scalar) return {&ascii_run_sse2, "sse2"};
-#endif
-  (void)scalar;
-  return {&ascii_run_scalar, "scalar"};
-}
-
-const Choice& chosen() noexcept {
-  static const Choice c = choose();
-  return c;
-}
-}  // namespace
-
-std::size_t ascii_run(const unsigned char* p, std::size_t n) noexcept { return chosen().fn(p, n); }
-
-const char* ascii_impl_name() noexcept { return chosen().name; }
-
-bool fast_paths() noexcept {
-  static const bool fast = [] {
-    const char* force = std::getenv("PGCODEC_FORCE_IMPL");
-    return !(force && std::strcmp(force, "scalar") == 0);
-  }();
-  return fast;
-}
-
-}  // namespace pgcodec::detail
+}  // namespace pgcodec::kernels

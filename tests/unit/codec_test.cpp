@@ -1,7 +1,7 @@
 // Unit tests for the codec API (include/pgcodec/codec.hpp): the fast codecs
 // against the reference conversion (src/reference.cpp, itself checked against
 // a PostgreSQL server), error details and messages, Replace mode, short output
-// buffers, size bounds, char_length, the by-name path, the ASCII scanners and
+// buffers, size bounds, char_length, the by-name path and
 // the allocating conveniences.
 #include "pgcodec/codec.hpp"
 
@@ -20,7 +20,6 @@
 #include <string_view>
 #include <vector>
 
-#include "codecs/codec_ops.hpp"
 #include "core/model.hpp"
 #include "rules/utf8.hpp"
 #include "rules/grammar.hpp"
@@ -202,11 +201,9 @@ std::string random_utf8_for(std::mt19937& rng, Encoding e, std::size_t nchars, i
   return s;
 }
 
-class PerEncoding : public ::testing::TestWithParam<Encoding> {};
+class CodecPerEncoding : public pgcodec::test::ForEachKernelAnd<Encoding> {};
 
-std::string ParamName(const ::testing::TestParamInfo<Encoding>& p) {
-  return std::string(pgcodec::info(p.param).name);
-}
+std::string EncodingName(Encoding e) { return std::string(pgcodec::info(e).name); }
 
 // ---------------------------------------------------------------------------
 // 1. Exhaustive comparison with the reference.
@@ -221,8 +218,8 @@ TEST(CodecRegistry, AllFortyTwoAreImplementedAndCached) {
   }
 }
 
-TEST_P(PerEncoding, EverySingleByteDecodesAsReference) {
-  const Encoding e = GetParam();
+TEST_P(CodecPerEncoding, EverySingleByteDecodesAsReference) {
+  const Encoding e = param();
   const Codec& c = pgcodec::codec(e);
   const auto& t = *pgcodec::detail::mapping_table(e);
   ASSERT_TRUE(c.implemented());
@@ -251,8 +248,8 @@ TEST_P(PerEncoding, EverySingleByteDecodesAsReference) {
   }
 }
 
-TEST_P(PerEncoding, EveryCodePointEncodesAsReference) {
-  const Encoding e = GetParam();
+TEST_P(CodecPerEncoding, EveryCodePointEncodesAsReference) {
+  const Encoding e = param();
   const Codec& c = pgcodec::codec(e);
   const auto& t = *pgcodec::detail::mapping_table(e);
   char buf[16];
@@ -289,7 +286,10 @@ TEST_P(PerEncoding, EveryCodePointEncodesAsReference) {
   EXPECT_GE(mapped, is_identity(e) ? 0x10FFFFu - 0x800u : 127u);
 }
 
-TEST(CodecExhaustive, EveryTwoByteSequenceDecodesAsReferenceInUtf8AndSqlAscii) {
+class CodecExhaustive : public pgcodec::test::ForEachKernel {};
+PGCODEC_FOR_EACH_KERNEL(CodecExhaustive);
+
+TEST_P(CodecExhaustive, EveryTwoByteSequenceDecodesAsReferenceInUtf8AndSqlAscii) {
   for (Encoding e : {Encoding::UTF8, Encoding::SQL_ASCII}) {
     const Codec& c = pgcodec::codec(e);
     const auto& t = *pgcodec::detail::mapping_table(e);
@@ -324,8 +324,8 @@ TEST(CodecExhaustive, EveryTwoByteSequenceDecodesAsReferenceInUtf8AndSqlAscii) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Implemented, PerEncoding, ::testing::ValuesIn(implemented_encodings()),
-                         ParamName);
+PGCODEC_FOR_EACH_KERNEL_AND(CodecPerEncoding, ::testing::ValuesIn(implemented_encodings()),
+                            EncodingName);
 
 // ---------------------------------------------------------------------------
 // 2. Error details inside longer strings, and exact messages.
@@ -416,7 +416,10 @@ std::vector<std::string> prefixes(Encoding e, bool decoding) {
           "abc" + good + std::string(13, 'z')};
 }
 
-TEST(CodecErrors, OffsetsConsumedWrittenAndMessages) {
+class CodecErrors : public pgcodec::test::ForEachKernel {};
+PGCODEC_FOR_EACH_KERNEL(CodecErrors);
+
+TEST_P(CodecErrors, OffsetsConsumedWrittenAndMessages) {
   for (const auto& ec : error_cases()) {
     const Codec& c = pgcodec::codec(ec.enc);
     for (const auto& prefix : prefixes(ec.enc, ec.decoding)) {
@@ -446,7 +449,7 @@ TEST(CodecErrors, OffsetsConsumedWrittenAndMessages) {
   }
 }
 
-TEST(CodecErrors, TruncatedCharacterAtTheEnd) {
+TEST_P(CodecErrors, TruncatedCharacterAtTheEnd) {
   const Codec& u = pgcodec::codec(Encoding::UTF8);
   const Conv a = dec(u, "abc\xE2\x82");
   ASSERT_EQ(a.r.status, Status::Error);
@@ -465,7 +468,7 @@ TEST(CodecErrors, TruncatedCharacterAtTheEnd) {
 
 // The cases' expectations agree with the reference (so the hand-written
 // expectations are not themselves wrong about what maps).
-TEST(CodecErrors, CasesAgreeWithReferenceOnTheBadCharacter) {
+TEST_P(CodecErrors, CasesAgreeWithReferenceOnTheBadCharacter) {
   for (const auto& ec : error_cases()) {
     const auto& t = *pgcodec::detail::mapping_table(ec.enc);
     if (ec.decoding) {
@@ -482,7 +485,7 @@ TEST(CodecErrors, CasesAgreeWithReferenceOnTheBadCharacter) {
 // ---------------------------------------------------------------------------
 // 3. Several errors: the first in input order is reported.
 
-TEST(CodecErrors, FirstErrorInInputOrderWins) {
+TEST_P(CodecErrors, FirstErrorInInputOrderWins) {
   const Codec& w = pgcodec::codec(Encoding::WIN1252);
   // NoEquivalent before an invalid NUL: convert() would report the NUL
   // (it validates first); the client_encoding path reports the 0x81.
@@ -524,7 +527,7 @@ TEST(CodecErrors, FirstErrorInInputOrderWins) {
 
 // With exactly one error anywhere in a random string, the codec's verdict
 // kind matches the reference (whose order differs only with 2+ errors).
-TEST(CodecErrors, SingleErrorKindMatchesReferenceOnRandomStrings) {
+TEST_P(CodecErrors, SingleErrorKindMatchesReferenceOnRandomStrings) {
   std::mt19937 rng(7);
   for (Encoding e : implemented_encodings()) {
     const Codec& c = pgcodec::codec(e);
@@ -560,7 +563,10 @@ TEST(CodecErrors, SingleErrorKindMatchesReferenceOnRandomStrings) {
 // ---------------------------------------------------------------------------
 // 4. Replace mode.
 
-TEST(CodecReplace, ExpectedTextForInputsWithErrors) {
+class CodecReplace : public pgcodec::test::ForEachKernel {};
+PGCODEC_FOR_EACH_KERNEL(CodecReplace);
+
+TEST_P(CodecReplace, ExpectedTextForInputsWithErrors) {
   const Codec& w = pgcodec::codec(Encoding::WIN1252);
   EXPECT_EQ(dec(w, std::string("a\x81" "b\0c", 5), ErrorMode::Replace).out,
             "a" + kFFFD + "b" + kFFFD + "c");
@@ -585,7 +591,7 @@ TEST(CodecReplace, ExpectedTextForInputsWithErrors) {
 
 // Replace-mode decoding of random bytes equals a per-character model built
 // from the reference (single-byte) or verify_char (UTF-8): never fails.
-TEST(CodecReplace, RandomInputsMatchPerCharacterModel) {
+TEST_P(CodecReplace, RandomInputsMatchPerCharacterModel) {
   std::mt19937 rng(11);
   std::uniform_int_distribution<std::size_t> len(0, 300);
   for (Encoding e : implemented_encodings()) {
@@ -627,7 +633,7 @@ TEST(CodecReplace, RandomInputsMatchPerCharacterModel) {
   }
 }
 
-TEST(CodecReplace, EncodeNeverFailsAndRoundTrips) {
+TEST_P(CodecReplace, EncodeNeverFailsAndRoundTrips) {
   std::mt19937 rng(12);
   for (Encoding e : implemented_encodings()) {
     const Codec& c = pgcodec::codec(e);
@@ -691,7 +697,10 @@ void check_every_capacity(const Codec& c, bool decoding, std::string_view in, Er
   }
 }
 
-TEST(CodecOutputFull, EveryCapacityGivesAConsistentPrefix) {
+class CodecOutputFull : public pgcodec::test::ForEachKernel {};
+PGCODEC_FOR_EACH_KERNEL(CodecOutputFull);
+
+TEST_P(CodecOutputFull, EveryCapacityGivesAConsistentPrefix) {
   std::mt19937 rng(5);
   for (Encoding e : implemented_encodings()) {
     const Codec& c = pgcodec::codec(e);
@@ -710,7 +719,7 @@ TEST(CodecOutputFull, EveryCapacityGivesAConsistentPrefix) {
 
 // Strict mode with an error after a good prefix: a buffer too small for
 // the prefix is OutputFull, a buffer with room beyond it reports the error.
-TEST(CodecOutputFull, StrictErrorAfterPrefix) {
+TEST_P(CodecOutputFull, StrictErrorAfterPrefix) {
   for (const auto& ec : error_cases()) {
     const Codec& c = pgcodec::codec(ec.enc);
     const std::string prefix = prefixes(ec.enc, ec.decoding)[6];
@@ -747,7 +756,10 @@ TEST(CodecOutputFull, StrictErrorAfterPrefix) {
 // ---------------------------------------------------------------------------
 // 6. Size bounds.
 
-TEST(CodecSizes, BoundsHoldForRandomInputsInReplaceMode) {
+class CodecSizes : public pgcodec::test::ForEachKernel {};
+PGCODEC_FOR_EACH_KERNEL(CodecSizes);
+
+TEST_P(CodecSizes, BoundsHoldForRandomInputsInReplaceMode) {
   std::mt19937 rng(3);
   std::uniform_int_distribution<std::size_t> len(0, 200);
   for (Encoding e : implemented_encodings()) {
@@ -778,7 +790,7 @@ TEST(CodecSizes, BoundsHoldForRandomInputsInReplaceMode) {
   EXPECT_GE(*u.max_decoded_size(10), 30u);
 }
 
-TEST(CodecSizes, OverflowGivesNullopt) {
+TEST_P(CodecSizes, OverflowGivesNullopt) {
   constexpr std::size_t kMax = std::numeric_limits<std::size_t>::max();
   for (const auto& inf : pgcodec::encodings()) {
     const Codec& c = pgcodec::codec(inf.id);
@@ -842,7 +854,10 @@ TEST(CodecCharLength, SingleByteAndMultibyte) {
 // ---------------------------------------------------------------------------
 // 8. The by-name path and the unimplemented codecs.
 
-TEST(CodecByName, SameResultsAsCachedPath) {
+class CodecByName : public pgcodec::test::ForEachKernel {};
+PGCODEC_FOR_EACH_KERNEL(CodecByName);
+
+TEST_P(CodecByName, SameResultsAsCachedPath) {
   struct Named {
     const char* name;
     Encoding e;
@@ -876,7 +891,7 @@ TEST(CodecByName, SameResultsAsCachedPath) {
   }
 }
 
-TEST(CodecByName, UnknownNameThrowsInvalidArgument) {
+TEST_P(CodecByName, UnknownNameThrowsInvalidArgument) {
   char buf[8];
   EXPECT_THROW(pgcodec::decode("no-such-encoding", "abc", std::span<char>(buf, 8)),
                std::invalid_argument);
@@ -886,7 +901,7 @@ TEST(CodecByName, UnknownNameThrowsInvalidArgument) {
   EXPECT_EQ(pgcodec::find_codec("no-such-encoding"), nullptr);
 }
 
-TEST(CodecByName, MultibyteByNameEqualsCached) {
+TEST_P(CodecByName, MultibyteByNameEqualsCached) {
   char a[64], b[64];
   const std::string sjis = "\x82\xa0\x5c\x41\x88\x9f";  // あ, backslash, A, 亜
   for (const char* name : {"shift-jis", "S.J.I.S", "sjis"}) {
@@ -900,56 +915,12 @@ TEST(CodecByName, MultibyteByNameEqualsCached) {
 }
 
 // ---------------------------------------------------------------------------
-// 9. The ASCII scanners.
+// 9. Allocating conveniences.
 
-TEST(AsciiRun, ScalarAndDispatchedAgree) {
-  const std::string impl = pgcodec::detail::ascii_impl_name();
-  EXPECT_TRUE(impl == "sse2" || impl == "scalar") << impl;
-  std::mt19937 rng(1);
-  std::vector<unsigned char> buf(600);
-  std::uniform_int_distribution<int> ascii(1, 0x7F), stop_byte(0, 255), pick(0, 9);
-  std::uniform_int_distribution<std::size_t> pos(0, 560), len(0, 40);
-  for (int iter = 0; iter < 20000; ++iter) {
-    for (auto& b : buf) b = static_cast<unsigned char>(ascii(rng));
-    // A few stoppers (0x00 or >= 0x80), sometimes none.
-    const int stops = pick(rng) % 4;
-    for (int k = 0; k < stops; ++k) {
-      int v = stop_byte(rng);
-      if (v != 0 && v < 0x80) v = k % 2 ? 0 : v | 0x80;
-      buf[pos(rng)] = static_cast<unsigned char>(v);
-    }
-    const std::size_t off = pos(rng) % 17;  // unaligned starts
-    const std::size_t n = iter % 2 ? len(rng) : std::min(buf.size() - off, pos(rng));
-    const unsigned char* p = buf.data() + off;
-    // The definition: bytes 0x01..0x7F.
-    std::size_t expect = 0;
-    while (expect < n && p[expect] >= 1 && p[expect] <= 0x7F) ++expect;
-    ASSERT_EQ(pgcodec::detail::ascii_run_scalar(p, n), expect) << "iter " << iter;
-    ASSERT_EQ(pgcodec::detail::ascii_run(p, n), expect) << "iter " << iter;
-  }
-}
+class CodecAlloc : public pgcodec::test::ForEachKernel {};
+PGCODEC_FOR_EACH_KERNEL(CodecAlloc);
 
-TEST(AsciiRun, EveryStopPositionAndByte) {
-  std::vector<unsigned char> buf(80);
-  for (std::size_t n = 0; n <= 70; ++n) {
-    for (std::size_t stop = 0; stop <= n; ++stop) {
-      for (unsigned v : {0x00u, 0x80u, 0x7Fu, 0xFFu, 0xC3u}) {
-        std::fill(buf.begin(), buf.end(), static_cast<unsigned char>('a'));
-        buf[n] = 0xFF;  // beyond the range: must not be seen
-        if (stop < n) buf[stop] = static_cast<unsigned char>(v);
-        const bool stops = stop < n && v != 0x7F;
-        const std::size_t expect = stops ? stop : n;
-        ASSERT_EQ(pgcodec::detail::ascii_run_scalar(buf.data(), n), expect) << n << " " << stop;
-        ASSERT_EQ(pgcodec::detail::ascii_run(buf.data(), n), expect) << n << " " << stop << " " << v;
-      }
-    }
-  }
-}
-
-// ---------------------------------------------------------------------------
-// 10. Allocating conveniences.
-
-TEST(CodecAlloc, DecodeAndEncodeStrings) {
+TEST_P(CodecAlloc, DecodeAndEncodeStrings) {
   const Codec& l1 = pgcodec::codec(Encoding::LATIN1);
   EXPECT_EQ(l1.decode("caf\xE9"), "caf\xC3\xA9");
   EXPECT_EQ(l1.encode("caf\xC3\xA9"), "caf\xE9");
@@ -967,7 +938,7 @@ TEST(CodecAlloc, DecodeAndEncodeStrings) {
   EXPECT_EQ(l1.decode(long_in).size(), 3000u);
 }
 
-TEST(CodecAlloc, StrictErrorsThrowConversionError) {
+TEST_P(CodecAlloc, StrictErrorsThrowConversionError) {
   const Codec& w = pgcodec::codec(Encoding::WIN1252);
   try {
     (void)w.decode("abc\x81" "def");
@@ -1002,7 +973,10 @@ TEST(CodecAlloc, StrictErrorsThrowConversionError) {
 
 namespace {
 // The iterate-all-errors mode: every error, in order, resuming as documented.
-TEST(IterateAllErrors, DecodeAndEncodeVisitEveryError) {
+class CodecCheck : public pgcodec::test::ForEachKernel {};
+PGCODEC_FOR_EACH_KERNEL(CodecCheck);
+
+TEST_P(CodecCheck, DecodeAndEncodeVisitEveryError) {
   using pgcodec::Error;
   using pgcodec::ErrorKind;
   std::vector<std::pair<std::size_t, ErrorKind>> seen;

@@ -75,10 +75,12 @@ void check_decode(const Codec& c, std::string_view in, std::vector<char>& buf) {
   }
 }
 
-class Multibyte : public ::testing::TestWithParam<Encoding> {};
+class Multibyte : public pgcodec::test::ForEachKernelAnd<Encoding> {};
+
+std::string EncodingName(Encoding e) { return std::string(pgcodec::info(e).name); }
 
 TEST_P(Multibyte, EveryEnumeratedByteSequenceDecodesAsTheReference) {
-  const Encoding e = GetParam();
+  const Encoding e = param();
   const Codec& c = pgcodec::codec(e);
   std::vector<char> buf(64);
   std::string s;
@@ -109,7 +111,7 @@ TEST_P(Multibyte, EveryEnumeratedByteSequenceDecodesAsTheReference) {
 }
 
 TEST_P(Multibyte, EveryCodePointAndPairEncodesAsTheReference) {
-  const Encoding e = GetParam();
+  const Encoding e = param();
   const Codec& c = pgcodec::codec(e);
   const auto& t = *pgcodec::detail::mapping_table(e);
   std::vector<char> buf(64);
@@ -139,11 +141,13 @@ TEST_P(Multibyte, EveryCodePointAndPairEncodesAsTheReference) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(All, Multibyte, ::testing::ValuesIn(multibyte()),
-                         [](const auto& p) { return std::string(pgcodec::info(p.param).name); });
+PGCODEC_FOR_EACH_KERNEL_AND(Multibyte, ::testing::ValuesIn(multibyte()), EncodingName);
 
 // Trail bytes that look like ASCII: a backslash, a quote, a double quote.
-TEST(BoundaryScanner, TrailBytesThatLookLikeAscii) {
+class MultibyteBoundary : public pgcodec::test::ForEachKernel {};
+PGCODEC_FOR_EACH_KERNEL(MultibyteBoundary);
+
+TEST_P(MultibyteBoundary, TrailBytesThatLookLikeAscii) {
   struct Case {
     Encoding e;
     std::string text;  // a character whose trail byte is 0x5C, 0x27 or 0x22, then 'x'
@@ -172,7 +176,10 @@ TEST(BoundaryScanner, TrailBytesThatLookLikeAscii) {
 }
 
 // Streaming equals one-shot for every chunking of multibyte text.
-TEST(MultibyteStream, EveryChunkSizeEqualsOneShot) {
+class MultibyteStream : public pgcodec::test::ForEachKernel {};
+PGCODEC_FOR_EACH_KERNEL(MultibyteStream);
+
+TEST_P(MultibyteStream, EveryChunkSizeEqualsOneShot) {
   std::mt19937 rng(5);
   for (Encoding e : multibyte()) {
     const Codec& c = pgcodec::codec(e);

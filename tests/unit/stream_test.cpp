@@ -171,15 +171,15 @@ struct Param {
   ErrorMode mode;
 };
 
-class StreamMatchesOneShot : public ::testing::TestWithParam<Param> {};
+class StreamMatchesOneShot : public pgcodec::test::ForEachKernelAnd<Param> {};
 
-std::string ParamName(const ::testing::TestParamInfo<Param>& p) {
-  return std::string(pgcodec::info(p.param.enc).name) +
-         (p.param.mode == ErrorMode::Strict ? "_Strict" : "_Replace");
+std::string ParamName(const Param& p) {
+  return std::string(pgcodec::info(p.enc).name) +
+         (p.mode == ErrorMode::Strict ? "_Strict" : "_Replace");
 }
 
 TEST_P(StreamMatchesOneShot, EveryChunkSize1To16) {
-  const auto [e, mode] = GetParam();
+  const auto [e, mode] = param();
   const Codec& c = pgcodec::codec(e);
   const auto inputs =
       e == Encoding::UTF8 || e == Encoding::SQL_ASCII ? utf8_inputs() : single_byte_inputs();
@@ -200,7 +200,7 @@ TEST_P(StreamMatchesOneShot, EveryChunkSize1To16) {
 }
 
 TEST_P(StreamMatchesOneShot, RandomChunkingWithEmptyChunks) {
-  const auto [e, mode] = GetParam();
+  const auto [e, mode] = param();
   const Codec& c = pgcodec::codec(e);
   std::mt19937 rng(static_cast<unsigned>(pgcodec::to_int(e)) * 2 + (mode == ErrorMode::Strict));
   std::uniform_int_distribution<int> pick(0, 99), byte(0, 255), ascii(0x20, 0x7E);
@@ -244,7 +244,7 @@ TEST_P(StreamMatchesOneShot, RandomChunkingWithEmptyChunks) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Encodings, StreamMatchesOneShot,
+PGCODEC_FOR_EACH_KERNEL_AND(StreamMatchesOneShot,
                          ::testing::Values(Param{Encoding::UTF8, ErrorMode::Strict},
                                            Param{Encoding::UTF8, ErrorMode::Replace},
                                            Param{Encoding::SQL_ASCII, ErrorMode::Strict},
@@ -277,7 +277,10 @@ Fed finish(StreamDecoder& d) {
   return f;
 }
 
-TEST(StreamDecoder, EmptyChunks) {
+class Stream : public pgcodec::test::ForEachKernel {};
+PGCODEC_FOR_EACH_KERNEL(Stream);
+
+TEST_P(Stream, EmptyChunks) {
   StreamDecoder d(pgcodec::codec(Encoding::UTF8));
   Fed f = feed(d, "");
   EXPECT_EQ(f.r.status, Status::Ok);
@@ -317,7 +320,7 @@ TEST(StreamDecoder, EmptyChunks) {
   EXPECT_EQ(f.out, "");
 }
 
-TEST(StreamDecoder, FinishWithCarriedTruncatedCharIsInvalidAtAbsoluteOffset) {
+TEST_P(Stream, FinishWithCarriedTruncatedCharIsInvalidAtAbsoluteOffset) {
   StreamDecoder d(pgcodec::codec(Encoding::UTF8));
   EXPECT_EQ(feed(d, "h\xC3\xA9llo").out, "h\xC3\xA9llo");
   EXPECT_EQ(feed(d, " w").out, " w");
@@ -345,7 +348,7 @@ TEST(StreamDecoder, FinishWithCarriedTruncatedCharIsInvalidAtAbsoluteOffset) {
   EXPECT_EQ(one.last.error.message(), f.r.error.message());
 }
 
-TEST(StreamDecoder, FinishWithCarriedTruncatedCharReplaceMode) {
+TEST_P(Stream, FinishWithCarriedTruncatedCharReplaceMode) {
   StreamDecoder d(pgcodec::codec(Encoding::UTF8), ErrorMode::Replace);
   EXPECT_EQ(feed(d, "ab").out, "ab");
   EXPECT_EQ(feed(d, "\xE2\x82").out, "");
@@ -355,7 +358,7 @@ TEST(StreamDecoder, FinishWithCarriedTruncatedCharReplaceMode) {
   EXPECT_EQ(f.out, kFFFD + kFFFD);
 }
 
-TEST(StreamDecoder, ErrorInsideACarriedCharacter) {
+TEST_P(Stream, ErrorInsideACarriedCharacter) {
   StreamDecoder d(pgcodec::codec(Encoding::UTF8));
   EXPECT_EQ(feed(d, "abcdef").out, "abcdef");
   EXPECT_EQ(feed(d, "g\xE2").out, "g");
@@ -366,7 +369,7 @@ TEST(StreamDecoder, ErrorInsideACarriedCharacter) {
   EXPECT_EQ(f.out, "");
 }
 
-TEST(StreamDecoder, ErrorOffsetsCountFromTheStreamStart) {
+TEST_P(Stream, ErrorOffsetsCountFromTheStreamStart) {
   StreamDecoder d(pgcodec::codec(Encoding::WIN1252));
   EXPECT_EQ(feed(d, "abcdef").out, "abcdef");
   EXPECT_EQ(feed(d, "\x80").out, "\xE2\x82\xAC");
@@ -382,7 +385,7 @@ TEST(StreamDecoder, ErrorOffsetsCountFromTheStreamStart) {
   EXPECT_EQ(d.carried(), 0u);
 }
 
-TEST(StreamDecoder, SingleByteNeverCarries) {
+TEST_P(Stream, SingleByteNeverCarries) {
   StreamDecoder d(pgcodec::codec(Encoding::LATIN1));
   for (char ch : std::string("caf\xE9 \xFF")) {
     const Fed f = feed(d, std::string_view(&ch, 1));

@@ -1,0 +1,61 @@
+// The kernels: every implementation of the codecs' inner loops, as a list (as
+// simdutf's get_available_implementations()). The scalar kernel comes first
+// and is the plain twin of every fast path; the others follow in order of
+// preference. Tests, properties, fuzzers and benchmarks run every entry of
+// available(); conversions use active().
+//
+// PGCODEC_FORCE_IMPL=<name> picks the kernel active() starts with. It is read
+// once, here and nowhere else. A name that is not in available() (a typo, or
+// "sse2" on a machine without it) is reported on stderr and aborts the
+// process at the first conversion: running the wrong kernel silently is what
+// the variable exists to prevent.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <span>
+#include <string_view>
+
+namespace pgcodec::kernels {
+
+// Length of the run of bytes 0x01..0x7F at the start of [p, p + n): the part
+// every encoding passes through unchanged.
+using AsciiRunFn = std::size_t (*)(const unsigned char* p, std::size_t n) noexcept;
+
+struct Kernel {
+  const char* name;      // "scalar", "sse2": also the PGCODEC_FORCE_IMPL value
+  AsciiRunFn ascii_run;
+  // The multibyte codecs' two-byte shortcuts: a two-byte code with a table
+  // entry is decoded, and a three-byte UTF-8 character encoded to a two-byte
+  // code, without the general grammar check (same results, fewer branches).
+  bool table_shortcuts;
+};
+
+// Scalar first, then the SIMD kernels this build and this CPU can run.
+std::span<const Kernel> available() noexcept;
+// The entry of available() called `name`, or nullptr.
+const Kernel* find(std::string_view name) noexcept;
+
+}  // namespace pgcodec::kernels
+
+namespace pgcodec::detail {
+// Null until the first conversion (or set_active) chooses.
+extern std::atomic<const kernels::Kernel*> active_kernel;
+const kernels::Kernel& resolve_active_kernel() noexcept;
+}  // namespace pgcodec::detail
+
+namespace pgcodec::kernels {
+
+// The kernel conversions use: one pointer load per conversion.
+inline const Kernel& active() noexcept {
+  if (const Kernel* k = detail::active_kernel.load(std::memory_order_relaxed)) return *k;
+  return detail::resolve_active_kernel();
+}
+
+// For tests and benchmarks: makes `k` (an entry of available()) the active
+// kernel. Not for use while another thread converts: a conversion already
+// running keeps the kernel it started with, but nothing orders the switch
+// against conversions starting on other threads.
+void set_active(const Kernel& k) noexcept;
+
+}  // namespace pgcodec::kernels
