@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 
+#include "codec_table.hpp"
 #include "codecs/codec_ops.hpp"
 #include "kernels/kernels.hpp"
 #include "rules/grammar.hpp"
@@ -29,50 +30,9 @@ Error make_error(ErrorKind kind, Encoding bytes_enc, Encoding target, std::strin
   return e;
 }
 
-namespace {
-Result unsupported(const void*, Encoding, std::string_view, std::span<char>, ErrorMode, bool,
-                   const kernels::Kernel&) noexcept {
-  Result r;
-  r.status = Status::Unsupported;
-  return r;
-}
-}  // namespace
-
-const CodecOps unimplemented_ops = {&unsupported, &unsupported, 4, 4, false};
-
 }  // namespace detail
 
 namespace {
-
-const detail::CodecOps& ops_for(Encoding e) {
-  switch (e) {
-    case Encoding::SQL_ASCII:
-    case Encoding::UTF8:
-      return detail::utf8_ops;
-    default:
-      break;
-  }
-  if (detail::single_byte_data(e)) return detail::single_byte_ops;
-  if (detail::multibyte_data(e)) return detail::multibyte_ops;
-  return detail::unimplemented_ops;
-}
-
-std::array<Codec, encoding_count> make_codecs() {
-  auto one = [](int i) {
-    const auto e = static_cast<Encoding>(i);
-    const void* data = detail::single_byte_data(e);
-    if (!data) data = detail::multibyte_data(e);
-    return Codec(e, &ops_for(e), data);
-  };
-  return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return std::array<Codec, encoding_count>{one(static_cast<int>(I))...};
-  }(std::make_index_sequence<encoding_count>{});
-}
-
-const std::array<Codec, encoding_count>& all_codecs() {
-  static const auto codecs = make_codecs();
-  return codecs;
-}
 
 // snprintf-style appending: keeps the first cap - 1 bytes, counts them all.
 class MessageWriter {
@@ -141,18 +101,18 @@ std::string Error::message() const {
   return s;
 }
 
-bool Codec::implemented() const noexcept { return ops_->implemented; }
+bool Codec::implemented() const noexcept { return true; }
 
 Result Codec::decode(std::string_view in, std::span<char> out, ErrorMode mode) const noexcept {
-  return ops_->decode(data_, encoding_, in, out, mode, true, kernels::active());
+  return row_->ops->decode(*row_, in, out, mode, true, kernels::active());
 }
 
 Result Codec::decode_partial(std::string_view in, std::span<char> out, ErrorMode mode) const noexcept {
-  return ops_->decode(data_, encoding_, in, out, mode, false, kernels::active());
+  return row_->ops->decode(*row_, in, out, mode, false, kernels::active());
 }
 
 Result Codec::encode(std::string_view utf8, std::span<char> out, ErrorMode mode) const noexcept {
-  return ops_->encode(data_, encoding_, utf8, out, mode, true, kernels::active());
+  return row_->ops->encode(*row_, utf8, out, mode, kernels::active());
 }
 
 Codec::CheckResult Codec::check(std::string_view in, ErrorVisitor visit, void* context,
@@ -163,8 +123,9 @@ Codec::CheckResult Codec::check(std::string_view in, ErrorVisitor visit, void* c
   std::size_t i = 0;
   while (i < in.size()) {
     const std::string_view rest = in.substr(i);
-    const auto convert = decoding ? ops_->decode : ops_->encode;
-    const Result r = convert(data_, encoding_, rest, std::span<char>(scratch), ErrorMode::Strict, final, k);
+    const std::span<char> out(scratch);
+    const Result r = decoding ? row_->ops->decode(*row_, rest, out, ErrorMode::Strict, final, k)
+                              : row_->ops->encode(*row_, rest, out, ErrorMode::Strict, k);
     if (r.status == Status::Error) {
       Error e = r.error;
       e.offset += i;
@@ -191,11 +152,11 @@ Codec::CheckResult Codec::check_encode(std::string_view utf8, ErrorVisitor visit
 }
 
 std::optional<std::size_t> Codec::max_decoded_size(std::size_t n) const noexcept {
-  return times(n, ops_->decode_factor);
+  return times(n, row_->ops->decode_factor);
 }
 
 std::optional<std::size_t> Codec::max_encoded_size(std::size_t n) const noexcept {
-  return times(n, ops_->encode_factor);
+  return times(n, row_->ops->encode_factor);
 }
 
 std::size_t Codec::char_length(std::string_view s, std::size_t at) const noexcept {
@@ -228,8 +189,6 @@ std::string Codec::encode(std::string_view utf8, ErrorMode mode) const {
   return convert_alloc(max_encoded_size(utf8.size()),
                        [&](std::span<char> o) { return encode(utf8, o, mode); });
 }
-
-const Codec& codec(Encoding e) noexcept { return all_codecs()[static_cast<std::size_t>(e)]; }
 
 const Codec* find_codec(std::string_view name) noexcept {
   auto e = lookup(name);

@@ -83,8 +83,9 @@ class ConversionError : public std::runtime_error {
 };
 
 namespace detail {
-struct CodecOps;
-}
+struct CodecRow;
+struct CodecFactory;
+}  // namespace detail
 
 class Codec {
  public:
@@ -144,10 +145,11 @@ class Codec {
   std::string decode(std::string_view in, ErrorMode mode = ErrorMode::Strict) const;
   std::string encode(std::string_view utf8, ErrorMode mode = ErrorMode::Strict) const;
 
-  constexpr Codec(Encoding e, const detail::CodecOps* ops, const void* data) noexcept
-      : encoding_(e), ops_(ops), data_(data) {}
 
  private:
+  friend struct detail::CodecFactory;
+  constexpr Codec(Encoding e, const detail::CodecRow* row) noexcept : encoding_(e), row_(row) {}
+
   template <class F>
   static void thunk(const Error& e, void* f) {
     (*static_cast<std::remove_reference_t<F>*>(f))(e);
@@ -156,8 +158,7 @@ class Codec {
                     bool final) const noexcept;
 
   Encoding encoding_;
-  const detail::CodecOps* ops_;
-  const void* data_;
+  const detail::CodecRow* row_;  // its row of the codec table (src/codec_table.cpp)
 };
 
 // The codec of an encoding: resolve once, keep the reference.

@@ -1,39 +1,131 @@
 // The table of functions behind a Codec, one per family of encodings (as
-// ICU's UConverterImpl): the families share code, each codec carries its own
-// immutable data.
+// ICU's UConverterImpl in ucnv_cnv.h): the families share code; each
+// encoding's row in codec_table.cpp names its family and its shared tables.
+//
+// THE CONTRACT. Every family implements both functions below; a new family
+// can be written from this comment alone.
+//
+//   Result decode(const CodecRow& row, std::string_view in, std::span<char> out,
+//                 ErrorMode mode, bool final, const kernels::Kernel& k);
+//   Result encode(const CodecRow& row, std::string_view utf8, std::span<char> out,
+//                 ErrorMode mode, const kernels::Kernel& k);
+//
+// decode converts bytes in row.encoding to UTF-8, encode UTF-8 to bytes in
+// row.encoding, exactly as PostgreSQL's LocalToUtf()/UtfToLocal() do
+// (src/backend/utils/mb/conv.c), character by character in input order.
+//
+// Parameters
+//   row    the encoding's codec_table row; row.tables holds the family's
+//          shared tables (built on first use, then immutable).
+//   in     the whole input (or, with final == false, a chunk of it). Any
+//          bytes; the functions never read outside it.
+//   out    the output buffer; any size, 0 included. Never written outside.
+//   mode   Strict: stop at the first error. Replace: write U+FFFD (decode)
+//          or '?' (encode) for each error and go on; never Status::Error.
+//   final  decode only. false (streaming): a character cut off by the end
+//          of `in` (too few bytes left for the length its lead byte claims,
+//          rules/grammar.hpp char_length) is not an error; conversion
+//          stops before it with Status::Ok and consumed < in.size(), and the
+//          caller carries it over. true: it is an invalid byte sequence.
+//          Encoding has no streaming form: a cut-off UTF-8 character is an
+//          invalid byte sequence.
+//   k      the kernel (kernels/kernels.hpp): k.ascii_run scans ASCII runs,
+//          k.table_shortcuts allows the families' fast paths. Every kernel
+//          gives identical results.
+//
+// On return (r = the Result)
+//   in[0, r.consumed) was converted, character by character, and its
+//   output is exactly out[0, r.written); a character is never split: either
+//   all of its output is written and it counts as consumed, or neither.
+//   r.status is one of
+//     Ok          consumed == in.size(), or (decode, final == false)
+//                 consumed < in.size() where only a cut-off character is left.
+//     Error       (Strict only) consumed == r.error.offset: the character at
+//                 that offset is the first error in input order; r.error is
+//                 made by make_error() (kind, bytes quoted as PostgreSQL
+//                 quotes them, skip = bytes to resume after). Its output,
+//                 and nothing after it, is not written.
+//     OutputFull  the next character's output (or its replacement) does not
+//                 fit in out[r.written, out.size()); consumed < in.size().
+//                 Calling again with the rest of the input and more room
+//                 continues exactly as if the buffer had been large enough.
+//   consumed < in.size() therefore means exactly one of: Error, OutputFull,
+//   or a cut-off character at the end of a non-final decode chunk.
+//
+// What happens to out[r.written, out.size())
+//   Unspecified: a family may store there (the single-byte decoder writes
+//   each character with one fixed 4-byte store when 4 bytes are free, and
+//   only the character's 1 to 3 bytes count). Callers must not read past
+//   r.written nor rely on those bytes keeping their old value.
+//
+// Sizes: decode_factor / encode_factor bound the output per input byte in
+// any mode, so out.size() >= factor * in.size() never gives OutputFull.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <mutex>
 #include <span>
 #include <string_view>
 
 #include "kernels/kernels.hpp"
 #include "pgcodec/codec.hpp"
+#include "tables/table.hpp"
 
 namespace pgcodec::detail {
 
+struct CodecRow;
+
 struct CodecOps {
-  // `final == false` (streaming): a character cut off by the end of `in` is
-  // not an error; conversion stops before it and the caller carries it over.
-  Result (*decode)(const void* data, Encoding enc, std::string_view in, std::span<char> out,
-                   ErrorMode mode, bool final, const kernels::Kernel& k) noexcept;
-  Result (*encode)(const void* data, Encoding enc, std::string_view utf8, std::span<char> out,
-                   ErrorMode mode, bool final, const kernels::Kernel& k) noexcept;
+  Result (*decode)(const CodecRow& row, std::string_view in, std::span<char> out, ErrorMode mode,
+                   bool final, const kernels::Kernel& k) noexcept;
+  Result (*encode)(const CodecRow& row, std::string_view utf8, std::span<char> out,
+                   ErrorMode mode, const kernels::Kernel& k) noexcept;
   std::size_t decode_factor;  // output bytes per input byte, at most, in any mode
   std::size_t encode_factor;
-  bool implemented;
 };
 
 // Families (src/codecs/).
 extern const CodecOps utf8_ops;         // UTF8 and SQL_ASCII
 extern const CodecOps single_byte_ops;  // LATIN1..KOI8U
 extern const CodecOps multibyte_ops;    // the 13 others
-extern const CodecOps unimplemented_ops;
 
-// Data of a single-byte codec; built from the generated tables.
-const void* single_byte_data(Encoding e) noexcept;
-// The mapping table of a multibyte encoding, or null.
-const void* multibyte_data(Encoding e) noexcept;
+// Shared table data of one encoding (as ICU's ucnv_bld.h separates a
+// converter's immutable static data from its shared table data): T is
+// built from the generated MappingTable on first use, once, thread-safe,
+// and immutable afterwards. The slot itself lives in codec_table.cpp; T is
+// complete only in its family's file, the one place get() is called.
+template <class T>
+class SharedTables {
+ public:
+  constexpr SharedTables() noexcept = default;
+  SharedTables(const SharedTables&) = delete;
+  SharedTables& operator=(const SharedTables&) = delete;
+
+  // `build(const MappingTable&)` returns the T; called at most once.
+  template <class Build>
+  const T& get(Encoding e, Build build) noexcept {
+    if (const T* t = built_.load(std::memory_order_acquire)) return *t;
+    std::call_once(once_, [&] {
+      // Lives as long as the process, like the generated tables.
+      built_.store(new T(build(*mapping_table(e))), std::memory_order_release);
+    });
+    return *built_.load(std::memory_order_acquire);
+  }
+
+ private:
+  std::once_flag once_;
+  std::atomic<const T*> built_{nullptr};
+};
+
+struct SingleByteTables;  // codecs/single_byte.cpp
+struct MultibyteTables;   // codecs/multibyte.cpp
+
+// A row's shared tables: the member of its family, the others null.
+struct FamilyTables {
+  SharedTables<SingleByteTables>* single_byte = nullptr;
+  SharedTables<MultibyteTables>* multibyte = nullptr;
+};
 
 // Builds an error at `at` in `in`: PostgreSQL quotes the character's bytes
 // as its lead byte counts them, capped at what is left and at 8.

@@ -18,6 +18,7 @@
 #include <mutex>
 #include <vector>
 
+#include "codec_table.hpp"
 #include "codecs/codec_ops.hpp"
 #include "rules/grammar.hpp"
 #include "rules/utf8.hpp"
@@ -77,7 +78,10 @@ void put_code(Out& o, std::uint32_t code) {
 constexpr std::uint32_t kPairFlag = 0x80000000u;
 using Slab = std::array<std::uint32_t, 128 * 128>;  // indexed by two high bytes
 
-struct Dense {
+}  // namespace
+
+// The dense tables of one multibyte encoding (its SharedTables' T).
+struct MultibyteTables {
   const MappingTable* table = nullptr;
   std::array<std::uint32_t, 128> one{};       // single high bytes
   std::vector<std::uint32_t> two;             // (lead - 0x80) * 256 + trail
@@ -87,6 +91,10 @@ struct Dense {
   std::vector<std::uint32_t> page_of;         // cp >> 8 -> page + 1
   std::vector<std::array<std::uint32_t, 256>> pages;
 };
+
+namespace {
+
+using Dense = MultibyteTables;
 
 std::uint32_t& slab_slot(Dense& d, std::int16_t& ref, unsigned b_hi, unsigned b_lo) {
   if (!ref) {
@@ -111,8 +119,9 @@ void put_decode(Dense& d, std::uint32_t code, std::uint32_t value) {
   }
 }
 
-std::unique_ptr<Dense> build_dense(const MappingTable& t) {
-  auto d = std::make_unique<Dense>();
+Dense build_dense(const MappingTable& t) {
+  Dense dense;
+  Dense* d = &dense;
   d->table = &t;
   d->two.assign(128 * 256, 0);
   d->slab4_of.assign(128 * 128, 0);
@@ -134,19 +143,11 @@ std::unique_ptr<Dense> build_dense(const MappingTable& t) {
       d->pages[page - 1][cp & 0xFF] = r.code + k;
     }
   }
-  return d;
+  return dense;
 }
 
-struct Holder {
-  const MappingTable* table;
-  std::once_flag once;
-  std::unique_ptr<Dense> dense;
-};
-
-const Dense& dense_of(const void* data) noexcept {
-  auto* h = const_cast<Holder*>(static_cast<const Holder*>(data));
-  std::call_once(h->once, [h] { h->dense = build_dense(*h->table); });
-  return *h->dense;
+const Dense& dense_of(const CodecRow& row) noexcept {
+  return row.tables.multibyte->get(row.encoding, &build_dense);
 }
 
 // O(1) except GB18030's four-byte ranges.
@@ -198,9 +199,10 @@ Result finish(Result r, std::size_t i, const Out& o) {
   return r;
 }
 
-Result decode(const void* data, Encoding enc, std::string_view in, std::span<char> out,
-              ErrorMode mode, bool final, const kernels::Kernel& k) noexcept {
-  const Dense& d = dense_of(data);
+Result decode(const CodecRow& row, std::string_view in, std::span<char> out, ErrorMode mode,
+              bool final, const kernels::Kernel& k) noexcept {
+  const Dense& d = dense_of(row);
+  const Encoding enc = row.encoding;
   const bool fast = k.table_shortcuts;
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
   const std::size_t n = in.size();
@@ -289,9 +291,10 @@ bool utf8_legal(const unsigned char* s, std::size_t claimed, std::size_t avail) 
   return claimed <= avail && utf8_multibyte_length(s, avail) == claimed;
 }
 
-Result encode(const void* data, Encoding enc, std::string_view in, std::span<char> out,
-              ErrorMode mode, bool final, const kernels::Kernel& k) noexcept {
-  const Dense& d = dense_of(data);
+Result encode(const CodecRow& row, std::string_view in, std::span<char> out, ErrorMode mode,
+              const kernels::Kernel& k) noexcept {
+  const Dense& d = dense_of(row);
+  const Encoding enc = row.encoding;
   const bool fast = k.table_shortcuts;
   const MappingTable& t = *d.table;
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
@@ -344,9 +347,6 @@ Result encode(const void* data, Encoding enc, std::string_view in, std::span<cha
     }
     const std::size_t l = p[i] ? utf8_multibyte_length(p + i, n - i) : 0;
     if (!l) {
-      if (!final && p[i] &&
-          n - i < static_cast<std::size_t>(char_length(Encoding::UTF8, p + i, n - i)))
-        break;
       if (fail(ErrorKind::InvalidByteSequence, i, 1, n - i)) break;
       continue;
     }
@@ -357,7 +357,6 @@ Result encode(const void* data, Encoding enc, std::string_view in, std::span<cha
       const std::size_t j = i + l;
       const auto l2 = static_cast<std::size_t>(char_length(Encoding::UTF8, p + j, n - j));
       if (n - j < l2) {
-        if (!final) break;
         // The next character is cut off: PostgreSQL reports *this* one as
         // invalid, quoting its bytes up to what is left after it.
         if (fail(ErrorKind::InvalidByteSequence, i, 1, n - j)) break;
@@ -398,18 +397,9 @@ Result encode(const void* data, Encoding enc, std::string_view in, std::span<cha
 
 }  // namespace
 
-const void* multibyte_data(Encoding e) noexcept {
-  if (info(e).max_char_length == 1 || e == Encoding::UTF8) return nullptr;
-  // Called once per encoding, while the codec registry is built.
-  static Holder holders[encoding_count];
-  Holder& h = holders[static_cast<std::size_t>(e)];
-  h.table = mapping_table(e);
-  return h.table ? &h : nullptr;
-}
-
 // A byte may decode to U+FFFD (3 bytes), a two-byte character to two code
 // points (6 bytes); a two-byte UTF-8 character may encode to four bytes
 // (GB18030).
-const CodecOps multibyte_ops = {&decode, &encode, 3, 2, true};
+const CodecOps multibyte_ops = {&decode, &encode, 3, 2};
 
 }  // namespace pgcodec::detail

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "codec_table.hpp"
 #include "codecs/codec_ops.hpp"
 #include "rules/grammar.hpp"
 #include "rules/utf8.hpp"
@@ -12,19 +13,19 @@
 #include "tables/table.hpp"
 
 namespace pgcodec::detail {
-namespace {
 
-struct SingleByte {
+struct SingleByteTables {
   // UTF-8 of bytes 0x80..0xFF: bytes[0..2], length in [3]; length 0: unmapped.
   std::array<std::array<char, 4>, 128> dec{};
   // Encoding: a page of 256 code points per BMP page the encoding reaches.
   std::array<std::uint8_t, 256> page_of{};  // page number + 1, 0: none
   std::vector<std::array<unsigned char, 256>> pages;
-  std::size_t max_utf8 = 1;
 };
 
-SingleByte build(const MappingTable& t) {
-  SingleByte s;
+namespace {
+
+SingleByteTables build(const MappingTable& t) {
+  SingleByteTables s;
   for (std::uint32_t b = 0x80; b < 0x100; ++b) {
     std::uint32_t cp = 0, cp2 = 0;
     if (!lookup_decode(t, b, cp, cp2)) continue;
@@ -49,23 +50,16 @@ SingleByte build(const MappingTable& t) {
   return s;
 }
 
-const SingleByte* data_of(Encoding e) noexcept {
-  static const auto all = [] {
-    std::array<SingleByte*, encoding_count> a{};
-    for (const auto& inf : encodings()) {
-      if (inf.max_char_length != 1 || inf.id == Encoding::SQL_ASCII) continue;
-      if (const MappingTable* t = mapping_table(inf.id)) a[static_cast<std::size_t>(inf.id)] = new SingleByte(build(*t));
-    }
-    return a;
-  }();
-  return all[static_cast<std::size_t>(e)];
+const SingleByteTables& tables_of(const CodecRow& row) noexcept {
+  return row.tables.single_byte->get(row.encoding, &build);
 }
 
 constexpr char kReplacement[] = "\xEF\xBF\xBD";  // U+FFFD
 
-Result decode(const void* data, Encoding enc, std::string_view in, std::span<char> out,
-              ErrorMode mode, bool, const kernels::Kernel& k) noexcept {
-  const auto& s = *static_cast<const SingleByte*>(data);
+Result decode(const CodecRow& row, std::string_view in, std::span<char> out, ErrorMode mode,
+              bool, const kernels::Kernel& k) noexcept {
+  const SingleByteTables& s = tables_of(row);
+  const Encoding enc = row.encoding;
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
   const std::size_t n = in.size();
   char* o = out.data();
@@ -115,9 +109,10 @@ Result decode(const void* data, Encoding enc, std::string_view in, std::span<cha
   return r;
 }
 
-Result encode(const void* data, Encoding enc, std::string_view in, std::span<char> out,
-              ErrorMode mode, bool final, const kernels::Kernel& k) noexcept {
-  const auto& s = *static_cast<const SingleByte*>(data);
+Result encode(const CodecRow& row, std::string_view in, std::span<char> out, ErrorMode mode,
+              const kernels::Kernel& k) noexcept {
+  const SingleByteTables& s = tables_of(row);
+  const Encoding enc = row.encoding;
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
   const std::size_t n = in.size();
   std::size_t i = 0, w = 0;
@@ -141,8 +136,6 @@ Result encode(const void* data, Encoding enc, std::string_view in, std::span<cha
       if (cp < 0x10000) {
         if (const auto page = s.page_of[cp >> 8]) byte = s.pages[page - 1u][cp & 0xFF];
       }
-    } else if (!final && n - i < static_cast<std::size_t>(char_length(Encoding::UTF8, p + i, n - i))) {
-      break;
     }
     if (byte) {
       out[w++] = static_cast<char>(byte);
@@ -160,8 +153,7 @@ Result encode(const void* data, Encoding enc, std::string_view in, std::span<cha
     i += l > 0 ? static_cast<std::size_t>(l) : 1;
   }
   if (i < n && r.status != Status::Error) {
-    // Stopped early: output full, or a character cut off by a chunk's end.
-    r.status = w == out.size() ? Status::OutputFull : Status::Ok;
+    r.status = Status::OutputFull;  // stopped early: the output is full
   }
   r.consumed = i;
   r.written = w;
@@ -170,10 +162,8 @@ Result encode(const void* data, Encoding enc, std::string_view in, std::span<cha
 
 }  // namespace
 
-const void* single_byte_data(Encoding e) noexcept { return data_of(e); }
-
 // Every byte decodes to at most three UTF-8 bytes (U+FFFD included); every
 // UTF-8 character encodes to at most one byte.
-const CodecOps single_byte_ops = {&decode, &encode, 3, 1, true};
+const CodecOps single_byte_ops = {&decode, &encode, 3, 1};
 
 }  // namespace pgcodec::detail

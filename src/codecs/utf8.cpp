@@ -4,6 +4,7 @@
 // both codecs are validating copies, and errors name "UTF8".
 #include <cstring>
 
+#include "codec_table.hpp"
 #include "codecs/codec_ops.hpp"
 #include "rules/utf8.hpp"
 #include "rules/grammar.hpp"
@@ -65,19 +66,19 @@ Result validate_copy(Encoding target, std::string_view in, std::span<char> out, 
   return r;
 }
 
-Result decode(const void*, Encoding enc, std::string_view in, std::span<char> out, ErrorMode mode,
+Result decode(const CodecRow& row, std::string_view in, std::span<char> out, ErrorMode mode,
               bool final, const kernels::Kernel& k) noexcept {
-  return validate_copy(enc, in, out, mode, final, true, k);
+  return validate_copy(row.encoding, in, out, mode, final, true, k);
 }
 
-Result encode(const void*, Encoding enc, std::string_view in, std::span<char> out, ErrorMode mode,
-              bool final, const kernels::Kernel& k) noexcept {
-  return validate_copy(enc, in, out, mode, final, false, k);
+Result encode(const CodecRow& row, std::string_view in, std::span<char> out, ErrorMode mode,
+              const kernels::Kernel& k) noexcept {
+  return validate_copy(row.encoding, in, out, mode, true, false, k);
 }
 
 }  // namespace
 
 // Decoding can turn each invalid byte into the three bytes of U+FFFD.
-const CodecOps utf8_ops = {&decode, &encode, 3, 1, true};
+const CodecOps utf8_ops = {&decode, &encode, 3, 1};
 
 }  // namespace pgcodec::detail

@@ -1,4 +1,4 @@
-// Structural validity rules for PostgreSQL's encodings (see detail/verify.hpp).
+// Structural validity rules for PostgreSQL's encodings (see rules/grammar.hpp).
 //
 // The rules mirror PostgreSQL 15 (15.11 and later, which added the BIG5/GBK/
 // UHC rejection of the byte pair 0x8D 0x20).  They are expressed here per
@@ -6,61 +6,17 @@
 // switch instead of PostgreSQL's function-pointer table.
 #include "rules/grammar.hpp"
 
+#include "codec_table.hpp"
+
 #include <cstdint>
 #include <cstring>
 
 namespace pgcodec::detail {
 namespace {
 
-// Encodings grouped by identical byte grammar.  Where PostgreSQL gives two
-// encodings the same verifier but different mblen (EUC_CN vs EUC_KR differ
-// for the SS2 lead), they get separate families so char_length stays exact.
-enum class Family : std::uint8_t {
-  single_byte,  // SQL_ASCII and every LATINn/WINnnn/KOI8x/ISO_8859_n
-  utf8,
-  euc_jp,       // EUC_JP and EUC_JIS_2004 (PostgreSQL treats them alike)
-  euc_cn,
-  euc_kr,
-  euc_tw,
-  mule,
-  sjis,         // SJIS and SHIFT_JIS_2004
-  big5_like,    // BIG5, GBK, UHC
-  gb18030,
-  johab,
-};
+using Family = Grammar;
 
-constexpr Family family_of(Encoding enc) noexcept {
-  switch (enc) {
-    case Encoding::UTF8:
-      return Family::utf8;
-    case Encoding::EUC_JP:
-    case Encoding::EUC_JIS_2004:
-      return Family::euc_jp;
-    case Encoding::EUC_CN:
-      return Family::euc_cn;
-    case Encoding::EUC_KR:
-      return Family::euc_kr;
-    case Encoding::EUC_TW:
-      return Family::euc_tw;
-    case Encoding::MULE_INTERNAL:
-      return Family::mule;
-    case Encoding::SJIS:
-    case Encoding::SHIFT_JIS_2004:
-      return Family::sjis;
-    case Encoding::BIG5:
-    case Encoding::GBK:
-    case Encoding::UHC:
-      return Family::big5_like;
-    case Encoding::GB18030:
-      return Family::gb18030;
-    case Encoding::JOHAB:
-      return Family::johab;
-    default:
-      // SQL_ASCII, the single-byte encodings, and any out-of-range value
-      // (PostgreSQL falls back to SQL_ASCII's routines for those).
-      return Family::single_byte;
-  }
-}
+Family family_of(Encoding enc) noexcept { return codec_row(enc).grammar; }
 
 constexpr unsigned char kSingleShift2 = 0x8E;
 constexpr unsigned char kSingleShift3 = 0x8F;
@@ -341,27 +297,8 @@ std::size_t verify_prefix(Encoding enc, const unsigned char* s, std::size_t len)
 }
 
 int max_char_length(Encoding enc) noexcept {
-  switch (enc) {
-    case Encoding::UTF8:
-    case Encoding::MULE_INTERNAL:
-    case Encoding::EUC_TW:
-    case Encoding::GB18030:
-      return 4;
-    case Encoding::EUC_JP:
-    case Encoding::EUC_JIS_2004:
-    case Encoding::EUC_KR:
-    case Encoding::JOHAB:
-      return 3;
-    case Encoding::EUC_CN:
-    case Encoding::SJIS:
-    case Encoding::SHIFT_JIS_2004:
-    case Encoding::BIG5:
-    case Encoding::GBK:
-    case Encoding::UHC:
-      return 2;
-    default:
-      return 1;
-  }
+  const auto i = static_cast<std::size_t>(enc);
+  return i < static_cast<std::size_t>(encoding_count) ? info(enc).max_char_length : 1;
 }
 
 }  // namespace pgcodec::detail

@@ -13,10 +13,29 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "pgcodec/encoding.hpp"
 
 namespace pgcodec::detail {
+
+// Encodings grouped by identical byte grammar (each encoding's is in its
+// codec_table row). Where PostgreSQL gives two encodings the same verifier
+// but different mblen (EUC_CN vs EUC_KR differ for the SS2 lead), they get
+// separate grammars so char_length stays exact.
+enum class Grammar : std::uint8_t {
+  single_byte,  // SQL_ASCII and every LATINn/WINnnn/KOI8x/ISO_8859_n
+  utf8,
+  euc_jp,       // EUC_JP and EUC_JIS_2004 (PostgreSQL treats them alike)
+  euc_cn,
+  euc_kr,
+  euc_tw,
+  mule,
+  sjis,         // SJIS and SHIFT_JIS_2004
+  big5_like,    // BIG5, GBK, UHC
+  gb18030,
+  johab,
+};
 
 // PostgreSQL's mblen: the byte length the encoding assigns to the character
 // whose first byte is s[0].  The answer is computed from the lead byte alone
@@ -54,8 +73,9 @@ int verify_char(Encoding enc, const unsigned char* s, std::size_t len) noexcept;
 std::size_t verify_prefix(Encoding enc, const unsigned char* s, std::size_t len) noexcept;
 
 // PostgreSQL's pg_encoding_max_length (the maxmblen column of
-// pg_wchar_table).  This is the table's declared maximum: for EUC_KR it is
-// 3 although the EUC_KR verifier never accepts a character longer than 2.
+// pg_wchar_table), i.e. EncodingInfo::max_char_length; 1 for an out-of-range
+// value.  This is the table's declared maximum: for EUC_KR it is 3 although
+// the EUC_KR verifier never accepts a character longer than 2.
 int max_char_length(Encoding enc) noexcept;
 
 }  // namespace pgcodec::detail

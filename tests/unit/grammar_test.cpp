@@ -1,4 +1,4 @@
-// Unit tests for the structural validity rules in src/detail/verify.hpp.
+// Unit tests for PostgreSQL's byte grammar (src/rules/grammar.cpp).
 //
 // Expected verdicts were taken from PostgreSQL 15's rules and spot-checked
 // against a live 15.18 server with convert(bytes, enc, enc) / convert_from
@@ -80,34 +80,20 @@ std::size_t NaivePrefix(Encoding e, const Bytes& b) {
 // ---------------------------------------------------------------------------
 // Cross-encoding basics
 
-TEST(VerifyTable, MaxCharLength) {
-  const int expected[pgcodec::encoding_count] = {
-      1,  // SQL_ASCII
-      3,  // EUC_JP
-      2,  // EUC_CN
-      3,  // EUC_KR
-      4,  // EUC_TW
-      3,  // EUC_JIS_2004
-      4,  // UTF8
-      4,  // MULE_INTERNAL
-      1, 1, 1, 1, 1, 1, 1, 1, 1, 1,  // LATIN1..LATIN10
-      1, 1, 1, 1, 1, 1, 1,           // WIN1256 WIN1258 WIN866 WIN874 KOI8R WIN1251 WIN1252
-      1, 1, 1, 1,                    // ISO_8859_5..8
-      1, 1, 1, 1, 1, 1,              // WIN1250 WIN1253 WIN1254 WIN1255 WIN1257 KOI8U
-      2,  // SJIS
-      2,  // BIG5
-      2,  // GBK
-      2,  // UHC
-      4,  // GB18030
-      3,  // JOHAB
-      2,  // SHIFT_JIS_2004
-  };
-  for (int i = 0; i < pgcodec::encoding_count; ++i) {
-    EXPECT_EQ(max_char_length(Enc(i)), expected[i]) << "encoding " << i;
+// One statement of each maximum: the registry's (EncodingInfo, checked
+// against a server's pg_encoding_max_length by tests/live/registry_live_test).
+TEST(Grammar, MaxCharLengthIsTheRegistrys) {
+  for (const auto& inf : pgcodec::encodings()) {
+    EXPECT_EQ(max_char_length(inf.id), inf.max_char_length) << inf.name;
   }
+  // PostgreSQL 15.18's value: EUC_CN sizes SS2/SS3 leads as 3 bytes.
+  EXPECT_EQ(max_char_length(Encoding::EUC_CN), 3);
+  EXPECT_EQ(max_char_length(Encoding::EUC_KR), 3);
+  EXPECT_EQ(max_char_length(Encoding::GB18030), 4);
+  EXPECT_EQ(max_char_length(Encoding::SJIS), 2);
 }
 
-TEST(VerifyAll, NulAndEmptyAreInvalidEverywhere) {
+TEST(Grammar, NulAndEmptyAreInvalidEverywhere) {
   for (int i = 0; i < pgcodec::encoding_count; ++i) {
     const Encoding e = Enc(i);
     SCOPED_TRACE(i);
@@ -121,7 +107,7 @@ TEST(VerifyAll, NulAndEmptyAreInvalidEverywhere) {
   }
 }
 
-TEST(VerifyAll, AsciiIsOneByteEverywhere) {
+TEST(Grammar, AsciiIsOneByteEverywhere) {
   for (int i = 0; i < pgcodec::encoding_count; ++i) {
     const Encoding e = Enc(i);
     for (unsigned c = 1; c < 0x80; ++c) {
@@ -134,7 +120,7 @@ TEST(VerifyAll, AsciiIsOneByteEverywhere) {
   }
 }
 
-TEST(VerifyAll, OutOfRangeEncodingBehavesLikeSqlAscii) {
+TEST(Grammar, OutOfRangeEncodingBehavesLikeSqlAscii) {
   const Encoding bogus = Enc(200);
   EXPECT_EQ(max_char_length(bogus), 1);
   EXPECT_EQ(VC(bogus, B({0xFF})), 1);
@@ -145,7 +131,7 @@ TEST(VerifyAll, OutOfRangeEncodingBehavesLikeSqlAscii) {
 // ---------------------------------------------------------------------------
 // Single-byte encodings and SQL_ASCII
 
-TEST(VerifySingleByte, EveryNonZeroByteIsACharacter) {
+TEST(Grammar, SingleByteEveryNonZeroByteIsACharacter) {
   for (int i = 0; i < pgcodec::encoding_count; ++i) {
     const Encoding e = Enc(i);
     if (!IsSingleByte(e)) continue;
@@ -163,7 +149,7 @@ TEST(VerifySingleByte, EveryNonZeroByteIsACharacter) {
   }
 }
 
-TEST(VerifySingleByte, SqlAsciiAcceptsHighBytes) {
+TEST(Grammar, SingleByteSqlAsciiAcceptsHighBytes) {
   EXPECT_EQ(VP(Encoding::SQL_ASCII, B({0xC0, 0x80, 0xFF, 0xFE, 0x8E})), 5u);
   EXPECT_EQ(VC(Encoding::SQL_ASCII, B({0xE0, 0x80})), 1);
 }
@@ -171,7 +157,7 @@ TEST(VerifySingleByte, SqlAsciiAcceptsHighBytes) {
 // ---------------------------------------------------------------------------
 // UTF8
 
-TEST(VerifyUtf8, WellFormed) {
+TEST(Grammar, Utf8WellFormed) {
   const Encoding u = Encoding::UTF8;
   EXPECT_EQ(VC(u, B({0x41})), 1);
   EXPECT_EQ(VC(u, B({0x7F})), 1);
@@ -188,7 +174,7 @@ TEST(VerifyUtf8, WellFormed) {
   EXPECT_EQ(VC(u, B({0xC3, 0xA9, 0x41})), 2);        // extra bytes ignored
 }
 
-TEST(VerifyUtf8, Overlongs) {
+TEST(Grammar, Utf8Overlongs) {
   const Encoding u = Encoding::UTF8;
   EXPECT_EQ(VC(u, B({0xC0, 0x80})), -1);
   EXPECT_EQ(VC(u, B({0xC0, 0xAF})), -1);
@@ -199,7 +185,7 @@ TEST(VerifyUtf8, Overlongs) {
   EXPECT_EQ(VC(u, B({0xF0, 0x8F, 0xBF, 0xBF})), -1);
 }
 
-TEST(VerifyUtf8, SurrogatesAndTooLarge) {
+TEST(Grammar, Utf8SurrogatesAndTooLarge) {
   const Encoding u = Encoding::UTF8;
   EXPECT_EQ(VC(u, B({0xED, 0xA0, 0x80})), -1);  // U+D800
   EXPECT_EQ(VC(u, B({0xED, 0xBF, 0xBF})), -1);  // U+DFFF
@@ -212,7 +198,7 @@ TEST(VerifyUtf8, SurrogatesAndTooLarge) {
   EXPECT_EQ(VC(u, B({0xFF})), -1);
 }
 
-TEST(VerifyUtf8, StrayContinuationAndBadTrail) {
+TEST(Grammar, Utf8StrayContinuationAndBadTrail) {
   const Encoding u = Encoding::UTF8;
   EXPECT_EQ(VC(u, B({0x80})), -1);
   EXPECT_EQ(VC(u, B({0xBF, 0x41})), -1);
@@ -222,7 +208,7 @@ TEST(VerifyUtf8, StrayContinuationAndBadTrail) {
   EXPECT_EQ(VC(u, B({0xF1, 0x80, 0x80, 0xC0})), -1);
 }
 
-TEST(VerifyUtf8, TruncatedAndNulTrail) {
+TEST(Grammar, Utf8TruncatedAndNulTrail) {
   const Encoding u = Encoding::UTF8;
   EXPECT_EQ(VC(u, B({0xC2})), -1);
   EXPECT_EQ(VC(u, B({0xE0, 0xA0})), -1);
@@ -232,7 +218,7 @@ TEST(VerifyUtf8, TruncatedAndNulTrail) {
   EXPECT_EQ(VC(u, B({0xF1, 0x80, 0x80, 0x00})), -1);
 }
 
-TEST(VerifyUtf8, Prefix) {
+TEST(Grammar, Utf8Prefix) {
   const Encoding u = Encoding::UTF8;
   EXPECT_EQ(VP(u, B({'a', 0xC3, 0xA9, 'b', 0xE2, 0x82, 0xAC})), 7u);
   EXPECT_EQ(VP(u, B({'a', 0xC3, 0xA9, 'b', 0xE2, 0x82})), 4u);       // truncated tail
@@ -249,7 +235,7 @@ TEST(VerifyUtf8, Prefix) {
   EXPECT_EQ(VP(u, s), 37u);
 }
 
-TEST(VerifyUtf8, CharLength) {
+TEST(Grammar, Utf8CharLength) {
   const Encoding u = Encoding::UTF8;
   EXPECT_EQ(CL(u, B({0x41})), 1);
   EXPECT_EQ(CL(u, B({0x80})), 1);
@@ -265,7 +251,7 @@ TEST(VerifyUtf8, CharLength) {
 // ---------------------------------------------------------------------------
 // EUC_JP and EUC_JIS_2004 (identical byte grammar in PostgreSQL)
 
-TEST(VerifyEucJp, Cases) {
+TEST(Grammar, EucJpCases) {
   for (Encoding e : {Encoding::EUC_JP, Encoding::EUC_JIS_2004}) {
     SCOPED_TRACE(pgcodec::to_int(e));
     // JIS X 0208: two GR bytes.
@@ -302,7 +288,7 @@ TEST(VerifyEucJp, Cases) {
   }
 }
 
-TEST(VerifyEucJp, Jis2004MatchesEucJpExhaustively) {
+TEST(Grammar, EucJpJis2004MatchesEucJpExhaustively) {
   Bytes buf(3);
   for (unsigned a = 0; a < 256; ++a) {
     for (unsigned b = 0; b < 256; ++b) {
@@ -323,7 +309,7 @@ TEST(VerifyEucJp, Jis2004MatchesEucJpExhaustively) {
 // ---------------------------------------------------------------------------
 // EUC_KR and EUC_CN
 
-TEST(VerifyEucKrCn, Cases) {
+TEST(Grammar, EucKrCnCases) {
   for (Encoding e : {Encoding::EUC_KR, Encoding::EUC_CN}) {
     SCOPED_TRACE(pgcodec::to_int(e));
     EXPECT_EQ(VC(e, B({0xB0, 0xA1})), 2);
@@ -355,7 +341,7 @@ TEST(VerifyEucKrCn, Cases) {
 // ---------------------------------------------------------------------------
 // EUC_TW
 
-TEST(VerifyEucTw, Cases) {
+TEST(Grammar, EucTwCases) {
   const Encoding e = Encoding::EUC_TW;
   EXPECT_EQ(VC(e, B({0x8E, 0xA1, 0xA1, 0xA1})), 4);
   EXPECT_EQ(VC(e, B({0x8E, 0xA7, 0xFE, 0xFE})), 4);
@@ -383,7 +369,7 @@ TEST(VerifyEucTw, Cases) {
 // ---------------------------------------------------------------------------
 // SJIS and SHIFT_JIS_2004
 
-TEST(VerifySjis, Cases) {
+TEST(Grammar, SjisCases) {
   for (Encoding e : {Encoding::SJIS, Encoding::SHIFT_JIS_2004}) {
     SCOPED_TRACE(pgcodec::to_int(e));
     // Half-width katakana are single bytes.
@@ -423,7 +409,7 @@ TEST(VerifySjis, Cases) {
 // ---------------------------------------------------------------------------
 // BIG5, GBK, UHC
 
-TEST(VerifyBig5GbkUhc, Cases) {
+TEST(Grammar, Big5GbkUhcCases) {
   for (Encoding e : {Encoding::BIG5, Encoding::GBK, Encoding::UHC}) {
     SCOPED_TRACE(pgcodec::to_int(e));
     EXPECT_EQ(VC(e, B({0xA4, 0x40})), 2);
@@ -449,7 +435,7 @@ TEST(VerifyBig5GbkUhc, Cases) {
 // ---------------------------------------------------------------------------
 // GB18030
 
-TEST(VerifyGb18030, TwoByte) {
+TEST(Grammar, Gb18030TwoByte) {
   const Encoding e = Encoding::GB18030;
   EXPECT_EQ(VC(e, B({0x81, 0x40})), 2);
   EXPECT_EQ(VC(e, B({0x81, 0x7E})), 2);
@@ -466,7 +452,7 @@ TEST(VerifyGb18030, TwoByte) {
   EXPECT_EQ(VC(e, B({0x80})), -1);
 }
 
-TEST(VerifyGb18030, FourByte) {
+TEST(Grammar, Gb18030FourByte) {
   const Encoding e = Encoding::GB18030;
   EXPECT_EQ(VC(e, B({0x81, 0x30, 0x81, 0x30})), 4);
   EXPECT_EQ(VC(e, B({0x84, 0x31, 0xA4, 0x39})), 4);
@@ -489,7 +475,7 @@ TEST(VerifyGb18030, FourByte) {
   EXPECT_EQ(VP(e, B({'a', 0x81, 0x30, 0x81, 0x30, 0x81, 0x30, 0x81})), 5u);
 }
 
-TEST(VerifyGb18030, CharLength) {
+TEST(Grammar, Gb18030CharLength) {
   const Encoding e = Encoding::GB18030;
   EXPECT_EQ(CL(e, B({0x41})), 1);
   EXPECT_EQ(CL(e, B({0x81, 0x40})), 2);
@@ -505,7 +491,7 @@ TEST(VerifyGb18030, CharLength) {
 // ---------------------------------------------------------------------------
 // JOHAB
 
-TEST(VerifyJohab, Cases) {
+TEST(Grammar, JohabCases) {
   const Encoding e = Encoding::JOHAB;
   EXPECT_EQ(VC(e, B({0x88, 0xA1})), 2);
   EXPECT_EQ(VC(e, B({0xD9, 0xA1})), 2);
@@ -532,7 +518,7 @@ TEST(VerifyJohab, Cases) {
 // ---------------------------------------------------------------------------
 // MULE_INTERNAL
 
-TEST(VerifyMule, Cases) {
+TEST(Grammar, MuleCases) {
   const Encoding e = Encoding::MULE_INTERNAL;
   // LC1 (81..8D) + 1 byte
   EXPECT_EQ(VC(e, B({0x81, 0xA0})), 2);
@@ -611,7 +597,7 @@ Bytes RandomInput(std::mt19937& rng) {
   return b;
 }
 
-TEST(VerifyProperty, PrefixEqualsNaiveCharLoop) {
+TEST(Grammar, PropertyPrefixEqualsNaiveCharLoop) {
   std::mt19937 rng(20240915);
   for (int i = 0; i < pgcodec::encoding_count; ++i) {
     const Encoding e = Enc(i);
@@ -623,7 +609,7 @@ TEST(VerifyProperty, PrefixEqualsNaiveCharLoop) {
   }
 }
 
-TEST(VerifyProperty, ValidCharactersAgreeWithCharLength) {
+TEST(Grammar, PropertyValidCharactersAgreeWithCharLength) {
   // Whenever PostgreSQL accepts a character, mblen reports the same length.
   std::mt19937 rng(7);
   for (int i = 0; i < pgcodec::encoding_count; ++i) {
@@ -643,7 +629,7 @@ TEST(VerifyProperty, ValidCharactersAgreeWithCharLength) {
   }
 }
 
-TEST(VerifyProperty, AllTwoByteInputs) {
+TEST(Grammar, PropertyAllTwoByteInputs) {
   // Exhaustive over every 1- and 2-byte input for every encoding.  The
   // buffers are heap allocations of exactly 1 and 2 bytes, so sanitizers
   // catch any over-read.

@@ -1,0 +1,101 @@
+#include "codec_table.hpp"
+
+#include "pgcodec/codec.hpp"
+
+namespace pgcodec::detail {
+namespace {
+
+// The families' shared tables, one slot per encoding (only the family's
+// own encodings' slots are ever built).
+SharedTables<SingleByteTables> single_byte_slots[encoding_count];
+SharedTables<MultibyteTables> multibyte_slots[encoding_count];
+
+using E = Encoding;
+using G = Grammar;
+
+constexpr CodecRow identity(E e, G g) { return {e, g, &utf8_ops, {}}; }
+constexpr CodecRow single_byte(E e) {
+  return {e, G::single_byte, &single_byte_ops,
+          {&single_byte_slots[static_cast<std::size_t>(e)], nullptr}};
+}
+constexpr CodecRow multibyte(E e, G g) {
+  return {e, g, &multibyte_ops, {nullptr, &multibyte_slots[static_cast<std::size_t>(e)]}};
+}
+
+}  // namespace
+
+constexpr std::array<CodecRow, encoding_count> codec_table{{
+    identity(E::SQL_ASCII, G::single_byte),
+    multibyte(E::EUC_JP, G::euc_jp),
+    multibyte(E::EUC_CN, G::euc_cn),
+    multibyte(E::EUC_KR, G::euc_kr),
+    multibyte(E::EUC_TW, G::euc_tw),
+    multibyte(E::EUC_JIS_2004, G::euc_jp),
+    identity(E::UTF8, G::utf8),
+    multibyte(E::MULE_INTERNAL, G::mule),
+    single_byte(E::LATIN1),
+    single_byte(E::LATIN2),
+    single_byte(E::LATIN3),
+    single_byte(E::LATIN4),
+    single_byte(E::LATIN5),
+    single_byte(E::LATIN6),
+    single_byte(E::LATIN7),
+    single_byte(E::LATIN8),
+    single_byte(E::LATIN9),
+    single_byte(E::LATIN10),
+    single_byte(E::WIN1256),
+    single_byte(E::WIN1258),
+    single_byte(E::WIN866),
+    single_byte(E::WIN874),
+    single_byte(E::KOI8R),
+    single_byte(E::WIN1251),
+    single_byte(E::WIN1252),
+    single_byte(E::ISO_8859_5),
+    single_byte(E::ISO_8859_6),
+    single_byte(E::ISO_8859_7),
+    single_byte(E::ISO_8859_8),
+    single_byte(E::WIN1250),
+    single_byte(E::WIN1253),
+    single_byte(E::WIN1254),
+    single_byte(E::WIN1255),
+    single_byte(E::WIN1257),
+    single_byte(E::KOI8U),
+    multibyte(E::SJIS, G::sjis),
+    multibyte(E::BIG5, G::big5_like),
+    multibyte(E::GBK, G::big5_like),
+    multibyte(E::UHC, G::big5_like),
+    multibyte(E::GB18030, G::gb18030),
+    multibyte(E::JOHAB, G::johab),
+    multibyte(E::SHIFT_JIS_2004, G::sjis),
+}};
+
+// A row out of pg_enc order would give an encoding another's codec.
+constexpr bool in_order() {
+  for (std::size_t i = 0; i < codec_table.size(); ++i)
+    if (static_cast<std::size_t>(codec_table[i].encoding) != i) return false;
+  return true;
+}
+static_assert(in_order(), "codec_table rows must be in pg_enc order");
+
+// The Codec objects, one per row, built at compile time: codec() is an
+// index, with no initialisation guard.
+struct CodecFactory {
+  template <std::size_t... I>
+  static constexpr std::array<Codec, encoding_count> all(std::index_sequence<I...>) noexcept {
+    return {{Codec(codec_table[I].encoding, &codec_table[I])...}};
+  }
+};
+
+constinit const std::array<Codec, encoding_count> codecs =
+    CodecFactory::all(std::make_index_sequence<encoding_count>{});
+
+}  // namespace pgcodec::detail
+
+namespace pgcodec {
+
+const Codec& codec(Encoding e) noexcept {
+  const auto i = static_cast<std::size_t>(e);
+  return detail::codecs[i < detail::codecs.size() ? i : 0];
+}
+
+}  // namespace pgcodec
