@@ -38,7 +38,6 @@ using pgcodec::Status;
 static_assert(PGCODEC_OK == static_cast<int>(Status::Ok));
 static_assert(PGCODEC_ERROR == static_cast<int>(Status::Error));
 static_assert(PGCODEC_OUTPUT_FULL == static_cast<int>(Status::OutputFull));
-static_assert(PGCODEC_UNSUPPORTED == static_cast<int>(Status::Unsupported));
 static_assert(PGCODEC_INVALID_BYTE_SEQUENCE == static_cast<int>(ErrorKind::InvalidByteSequence));
 static_assert(PGCODEC_NO_EQUIVALENT == static_cast<int>(ErrorKind::NoEquivalent));
 static_assert(PGCODEC_STRICT == static_cast<int>(ErrorMode::Strict));
@@ -156,10 +155,6 @@ int pgcodec_id(const pgcodec_codec* codec) noexcept {
 const char* pgcodec_name(const pgcodec_codec* codec) noexcept {
   // The registry's names are string literals, so NUL-terminated.
   return codec ? to_cpp(codec)->name().data() : nullptr;
-}
-
-int pgcodec_implemented(const pgcodec_codec* codec) noexcept {
-  return codec && to_cpp(codec)->implemented() ? 1 : 0;
 }
 
 pgcodec_result pgcodec_decode(const pgcodec_codec* codec, const char* in, size_t in_len, char* out,

@@ -37,7 +37,7 @@ typedef enum pgcodec_status {
   PGCODEC_OK = 0,               /* all input converted */
   PGCODEC_ERROR = 1,            /* stopped at the error in the result (strict mode) */
   PGCODEC_OUTPUT_FULL = 2,      /* the output buffer is full; `consumed` input was converted */
-  PGCODEC_UNSUPPORTED = 3,      /* this encoding's codec is not written yet */
+  /* 3 is unused (it once meant a codec not written yet; all 42 are). */
   PGCODEC_INVALID_ARGUMENT = 4  /* NULL codec or stream, NULL buffer with a nonzero
                                    length, or an unknown mode; nothing converted */
 } pgcodec_status;
@@ -86,9 +86,6 @@ const pgcodec_codec *pgcodec_by_id(int pg_encoding_id) PGCODEC_NOEXCEPT;
 int pgcodec_id(const pgcodec_codec *codec) PGCODEC_NOEXCEPT;
 /* PostgreSQL's canonical name ("UTF8", "SJIS"), static; NULL for NULL. */
 const char *pgcodec_name(const pgcodec_codec *codec) PGCODEC_NOEXCEPT;
-/* 1 if the codec is written, 0 if every conversion reports
- * PGCODEC_UNSUPPORTED (or the codec is NULL). */
-int pgcodec_implemented(const pgcodec_codec *codec) PGCODEC_NOEXCEPT;
 
 /* --- One-shot conversion ------------------------------------------------ */
 
