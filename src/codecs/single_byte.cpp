@@ -93,12 +93,14 @@ Result decode(const CodecRow& row, std::string_view in, std::span<char> out, Err
     }
     const auto& d = s.dec[b - 0x80];
     const auto len = static_cast<std::size_t>(d[3]);
-    if (cap - w >= 4) {
-      std::memcpy(o + w, d.data(), 4);  // one fixed-size store; only len bytes count
-    } else if (cap - w >= len) {
-      std::memcpy(o + w, d.data(), len);
+    if (cap - w < len) break;
+    // Only the character's own bytes are stored (2 or 3: every mapped high
+    // byte is at least U+0080).
+    if (len >= 2) {
+      std::memcpy(o + w, d.data(), 2);
+      if (len == 3) o[w + 2] = d[2];
     } else {
-      break;
+      o[w] = d[0];
     }
     w += len;
     ++i;

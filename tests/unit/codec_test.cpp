@@ -715,6 +715,41 @@ TEST_P(CodecOutputFull, EveryCapacityGivesAConsistentPrefix) {
   }
 }
 
+// The CodecOps contract (src/codecs/codec_ops.hpp): no family stores into
+// out[written, cap), in any mode, whatever stops it.
+TEST_P(CodecOutputFull, NothingStoredPastWritten) {
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<int> byte(0, 255), len(0, 24);
+  std::uniform_int_distribution<std::uint32_t> cp(0x20, 0x10FFFF);
+  std::vector<char> buf(200);
+  for (const auto& inf : pgcodec::encodings()) {
+    const Codec& c = pgcodec::codec(inf.id);
+    for (int iter = 0; iter < 300; ++iter) {
+      const bool decoding = iter % 2 == 0;
+      std::string in;
+      const int n = len(rng);
+      for (int k = 0; k < n; ++k) {
+        if (decoding || k % 3 == 0) {
+          in += static_cast<char>(byte(rng));
+        } else {
+          std::uint32_t v = cp(rng);
+          if (v >= 0xD800 && v < 0xE000) v = 0x4E00 + v % 0x5000;
+          pgcodec::detail::append_utf8(in, k % 2 ? 0x80 + v % 0x780 : v);
+        }
+      }
+      const std::size_t cap = static_cast<std::size_t>(iter % 60);
+      const ErrorMode mode = iter % 4 < 2 ? ErrorMode::Strict : ErrorMode::Replace;
+      std::fill(buf.begin(), buf.end(), '\x5A');
+      const std::span<char> out(buf.data(), cap);
+      const Result r = decoding ? c.decode(in, out, mode) : c.encode(in, out, mode);
+      ASSERT_LE(r.written, cap);
+      for (std::size_t i = r.written; i < buf.size(); ++i)
+        ASSERT_EQ(buf[i], '\x5A') << inf.name << (decoding ? " decode " : " encode ") << Hex(in)
+                                   << " cap " << cap << " written " << r.written << " at " << i;
+    }
+  }
+}
+
 // Strict mode with an error after a good prefix: a buffer too small for
 // the prefix is OutputFull, a buffer with room beyond it reports the error.
 TEST_P(CodecOutputFull, StrictErrorAfterPrefix) {
