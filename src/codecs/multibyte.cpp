@@ -28,8 +28,6 @@
 namespace pgcodec::detail {
 namespace {
 
-constexpr char kReplacement[] = "\xEF\xBF\xBD";  // U+FFFD
-
 // Output cursor with capacity checks.
 struct Out {
   std::span<char> buf;
@@ -39,6 +37,8 @@ struct Out {
     std::memcpy(buf.data() + w, p, n);
     w += n;
   }
+  void utf8(std::uint32_t cp) { w += write_utf8(buf.data() + w, cp); }
+  void code(std::uint32_t c) { w += write_code(buf.data() + w, c); }
   // Copies the ASCII run at in[i] (all encodings pass it through) as far as
   // it fits; false when the output filled up first.
   bool ascii(const kernels::Kernel& k, const unsigned char* in, std::size_t n, std::size_t& i) {
@@ -49,28 +49,6 @@ struct Out {
     return take == run;
   }
 };
-
-std::size_t utf8_len(std::uint32_t cp) { return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4; }
-std::size_t code_len(std::uint32_t c) { return c > 0xFFFFFF ? 4 : c > 0xFFFF ? 3 : c > 0xFF ? 2 : 1; }
-
-void put_utf8(Out& o, std::uint32_t cp) {
-  char b[4];
-  const std::size_t n = utf8_len(cp);
-  if (n == 1) {
-    b[0] = static_cast<char>(cp);
-  } else {
-    for (std::size_t k = n - 1; k > 0; --k, cp >>= 6) b[k] = static_cast<char>(0x80 | (cp & 0x3F));
-    b[0] = static_cast<char>((0xF00u >> n) | cp);  // 0xC0, 0xE0 or 0xF0 prefix
-  }
-  o.put(b, n);
-}
-
-void put_code(Out& o, std::uint32_t code) {
-  const std::size_t n = code_len(code);
-  char b[4];
-  for (std::size_t k = 0; k < n; ++k) b[k] = static_cast<char>(code >> (8 * (n - 1 - k)));
-  o.put(b, n);
-}
 
 // Dense lookup tables for one encoding. A decode slot holds the code point,
 // kPairFlag | index into decode_pairs, or 0 (no mapping); an encode slot
@@ -215,11 +193,11 @@ Result decode(const CodecRow& row, std::string_view in, std::span<char> out, Err
       r.error = make_error(kind, enc, Encoding::UTF8, in, i, skip);
       return true;
     }
-    if (!o.fits(3)) {
+    if (!o.fits(kUtf8Replacement.size())) {
       r.status = Status::OutputFull;
       return true;
     }
-    o.put(kReplacement, 3);
+    o.put(kUtf8Replacement.data(), kUtf8Replacement.size());
     i += skip;
     return false;
   };
@@ -236,22 +214,7 @@ Result decode(const CodecRow& row, std::string_view in, std::span<char> out, Err
     if (fast && p[i] >= 0x80 && i + 1 < n) {
       const std::uint32_t v = d.two[(p[i] - 0x80u) * 256 + p[i + 1]];
       if (v && !(v & kPairFlag) && o.fits(4)) {
-        char* w = o.buf.data() + o.w;
-        if (v < 0x80) {  // SHIFT_JIS_2004's 81 5F and 81 B0 decode to ASCII
-          w[0] = static_cast<char>(v);
-          o.w += 1;
-        } else if (v < 0x800) {
-          w[0] = static_cast<char>(0xC0 | (v >> 6));
-          w[1] = static_cast<char>(0x80 | (v & 0x3F));
-          o.w += 2;
-        } else if (v < 0x10000) {
-          w[0] = static_cast<char>(0xE0 | (v >> 12));
-          w[1] = static_cast<char>(0x80 | ((v >> 6) & 0x3F));
-          w[2] = static_cast<char>(0x80 | (v & 0x3F));
-          o.w += 3;
-        } else {
-          put_utf8(o, v);
-        }
+        o.utf8(v);  // SHIFT_JIS_2004's 81 5F and 81 B0 decode to ASCII
         i += 2;
         continue;
       }
@@ -262,7 +225,7 @@ Result decode(const CodecRow& row, std::string_view in, std::span<char> out, Err
     }
     const int l = verify_char(enc, p + i, n - i);
     if (l < 0) {
-      if (!final && n - i < static_cast<std::size_t>(char_length(enc, p + i, n - i))) break;
+      if (!final && cut_off_by_end(enc, p + i, n - i)) break;
       if (fail(ErrorKind::InvalidByteSequence, 1)) break;
       continue;
     }
@@ -272,23 +235,16 @@ Result decode(const CodecRow& row, std::string_view in, std::span<char> out, Err
       if (fail(ErrorKind::NoEquivalent, len)) break;
       continue;
     }
-    const std::size_t need = utf8_len(cp1) + (cp2 ? utf8_len(cp2) : 0);
+    const std::size_t need = utf8_encoded_length(cp1) + (cp2 ? utf8_encoded_length(cp2) : 0);
     if (!o.fits(need)) {
       r.status = Status::OutputFull;
       break;
     }
-    put_utf8(o, cp1);
-    if (cp2) put_utf8(o, cp2);
+    o.utf8(cp1);
+    if (cp2) o.utf8(cp2);
     i += len;
   }
   return finish(r, i, o);
-}
-
-// PostgreSQL's pg_utf8_islegal() on a character of the length its lead byte
-// claims (pg_utf_mblen).
-bool utf8_legal(const unsigned char* s, std::size_t claimed, std::size_t avail) {
-  if (s[0] < 0x80) return true;
-  return claimed <= avail && utf8_multibyte_length(s, avail) == claimed;
 }
 
 Result encode(const CodecRow& row, std::string_view in, std::span<char> out, ErrorMode mode,
@@ -372,11 +328,11 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
         // replaces the bad one.
       } else if (l2 > 1 &&
                  lookup_encode_pair(t, cp, utf8_decode_multibyte(p + j, l2), code)) {
-        if (!o.fits(code_len(code))) {
+        if (!o.fits(code_length(code))) {
           r.status = Status::OutputFull;
           break;
         }
-        put_code(o, code);
+        o.code(code);
         i = j + l2;
         continue;
       }
@@ -385,11 +341,11 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
       if (fail(ErrorKind::NoEquivalent, i, l, n - i)) break;
       continue;
     }
-    if (!o.fits(code_len(code))) {
+    if (!o.fits(code_length(code))) {
       r.status = Status::OutputFull;
       break;
     }
-    put_code(o, code);
+    o.code(code);
     i += l;
   }
   return finish(r, i, o);

@@ -29,10 +29,8 @@ SingleByteTables build(const MappingTable& t) {
   for (std::uint32_t b = 0x80; b < 0x100; ++b) {
     std::uint32_t cp = 0, cp2 = 0;
     if (!lookup_decode(t, b, cp, cp2)) continue;
-    std::string u;
-    append_utf8(u, cp);
-    std::memcpy(s.dec[b - 0x80].data(), u.data(), u.size());
-    s.dec[b - 0x80][3] = static_cast<char>(u.size());
+    // Every mapping is in the BMP: at most 3 bytes, [3] holds the length.
+    s.dec[b - 0x80][3] = static_cast<char>(write_utf8(s.dec[b - 0x80].data(), cp));
   }
   for (const Run& r : t.encode) {
     for (std::uint32_t k = 0; k < r.length; ++k) {
@@ -53,8 +51,6 @@ SingleByteTables build(const MappingTable& t) {
 const SingleByteTables& tables_of(const CodecRow& row) noexcept {
   return row.tables.single_byte->get(row.encoding, &build);
 }
-
-constexpr char kReplacement[] = "\xEF\xBF\xBD";  // U+FFFD
 
 Result decode(const CodecRow& row, std::string_view in, std::span<char> out, ErrorMode mode,
               bool, const kernels::Kernel& k) noexcept {
@@ -85,9 +81,9 @@ Result decode(const CodecRow& row, std::string_view in, std::span<char> out, Err
                              Encoding::UTF8, in, i, 1);
         break;
       }
-      if (cap - w < 3) break;
-      std::memcpy(o + w, kReplacement, 3);
-      w += 3;
+      if (cap - w < kUtf8Replacement.size()) break;
+      std::memcpy(o + w, kUtf8Replacement.data(), kUtf8Replacement.size());
+      w += kUtf8Replacement.size();
       ++i;
       continue;
     }

@@ -12,8 +12,6 @@
 namespace pgcodec::detail {
 namespace {
 
-constexpr char kReplacement[] = "\xEF\xBF\xBD";  // U+FFFD
-
 Result validate_copy(Encoding target, std::string_view in, std::span<char> out, ErrorMode mode,
                      bool final, bool decoding, const kernels::Kernel& k) noexcept {
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
@@ -44,21 +42,21 @@ Result validate_copy(Encoding target, std::string_view in, std::span<char> out, 
       r.status = Status::OutputFull;
       break;
     }
-    if (!final && n - i < static_cast<std::size_t>(char_length(Encoding::UTF8, p + i, n - i)))
-      break;  // cut off by the end of a chunk: the caller carries it over
+    if (!final && cut_off_by_end(Encoding::UTF8, p + i, n - i))
+      break;  // the caller carries it over
     if (mode == ErrorMode::Strict) {
       r.status = Status::Error;
       r.error = make_error(ErrorKind::InvalidByteSequence, Encoding::UTF8,
                            decoding ? Encoding::UTF8 : target, in, i, 1);
       break;
     }
-    const std::size_t rlen = decoding ? 3 : 1;
-    if (out.size() - w < rlen) {
+    const std::string_view replacement = decoding ? kUtf8Replacement : "?";
+    if (out.size() - w < replacement.size()) {
       r.status = Status::OutputFull;
       break;
     }
-    std::memcpy(out.data() + w, decoding ? kReplacement : "?", rlen);
-    w += rlen;
+    std::memcpy(out.data() + w, replacement.data(), replacement.size());
+    w += replacement.size();
     i += 1;
   }
   r.consumed = i;

@@ -7,6 +7,7 @@
 #include "rules/grammar.hpp"
 
 #include "codec_table.hpp"
+#include "rules/utf8.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -53,43 +54,13 @@ int euc_length(unsigned char lead) noexcept {
   return has_high_bit(lead) ? 2 : 1;
 }
 
-int utf8_length(unsigned char lead) noexcept {
-  if ((lead & 0x80U) == 0x00U) return 1;
-  if ((lead & 0xE0U) == 0xC0U) return 2;
-  if ((lead & 0xF0U) == 0xE0U) return 3;
-  if ((lead & 0xF8U) == 0xF0U) return 4;
-  return 1;  // stray continuation byte or 0xF8..0xFF
-}
-
-bool utf8_continuation(unsigned char c) noexcept { return between(c, 0x80, 0xBF); }
-
 // --- per-family checks for a character whose lead byte has the high bit
 // --- set.  `len` >= 1 is the number of readable bytes at s.
 
+// UTF-8's rules are the toolkit's (rules/utf8.hpp).
 int check_utf8(const unsigned char* s, std::size_t len) noexcept {
-  const unsigned char lead = s[0];
-  // 0x80..0xC1 are continuations or overlong 2-byte leads; 0xF5..0xFF
-  // would encode beyond U+10FFFF or are not leads at all.
-  if (lead < 0xC2 || lead > 0xF4) return -1;
-  const int need = utf8_length(lead);
-  if (static_cast<std::size_t>(need) > len) return -1;
-
-  // The second byte's range is narrowed for a few leads to exclude
-  // overlongs (E0, F0), UTF-16 surrogates (ED) and values > U+10FFFF (F4).
-  unsigned lo = 0x80;
-  unsigned hi = 0xBF;
-  switch (lead) {
-    case 0xE0: lo = 0xA0; break;
-    case 0xED: hi = 0x9F; break;
-    case 0xF0: lo = 0x90; break;
-    case 0xF4: hi = 0x8F; break;
-    default: break;
-  }
-  if (!between(s[1], lo, hi)) return -1;
-  for (int i = 2; i < need; ++i) {
-    if (!utf8_continuation(s[i])) return -1;
-  }
-  return need;
+  const std::size_t n = utf8_multibyte_length(s, len);
+  return n ? static_cast<int>(n) : -1;
 }
 
 int check_euc_jp(const unsigned char* s, std::size_t len) noexcept {
@@ -228,7 +199,7 @@ int char_length(Encoding enc, const unsigned char* s, std::size_t avail) noexcep
     case Family::single_byte:
       return 1;
     case Family::utf8:
-      return utf8_length(lead);
+      return static_cast<int>(utf8_lead_length(lead));
     case Family::euc_jp:
     case Family::euc_kr:
     case Family::johab:

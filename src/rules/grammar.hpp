@@ -78,4 +78,11 @@ std::size_t verify_prefix(Encoding enc, const unsigned char* s, std::size_t len)
 // the EUC_KR verifier never accepts a character longer than 2.
 int max_char_length(Encoding enc) noexcept;
 
+// The test for "a character cut off by the end of the chunk": the lead byte
+// at s claims more bytes than the `avail` left. A non-final decode stops
+// before such a character instead of reporting it.
+inline bool cut_off_by_end(Encoding enc, const unsigned char* s, std::size_t avail) noexcept {
+  return avail < static_cast<std::size_t>(char_length(enc, s, avail));
+}
+
 }  // namespace pgcodec::detail

@@ -1,9 +1,10 @@
-// The shape of the generated mapping tables (src/tables/*.cpp, written by
+// The shape of the generated mapping tables (src/tables/generated/*.cpp, written by
 // tools/gentables). A table holds only what the structural rules in
-// src/verify.cpp cannot tell: which well-formed characters map, and to what.
+// src/rules/grammar.cpp cannot tell: which well-formed characters map, and to what.
 // A well-formed character without an entry has no equivalent.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -77,10 +78,23 @@ constexpr std::uint32_t gb18030_code(std::uint32_t linear) noexcept {
   return (b1 << 24) | (b2 << 16) | (b3 << 8) | b4;
 }
 
+// The number of bytes of a byte code (see Run).
+constexpr std::size_t code_length(std::uint32_t code) noexcept {
+  return code > 0xFFFFFF ? 4 : code > 0xFFFF ? 3 : code > 0xFF ? 2 : 1;
+}
+
+// Stores the bytes of a byte code at out (code_length(code) of them) and
+// returns how many.
+inline std::size_t write_code(char* out, std::uint32_t code) noexcept {
+  const std::size_t n = code_length(code);
+  for (std::size_t k = 0; k < n; ++k) out[k] = static_cast<char>(code >> (8 * (n - 1 - k)));
+  return n;
+}
+
 // Appends the bytes of a byte code (see Run).
 inline void append_code(std::string& out, std::uint32_t code) {
-  int n = code > 0xFFFFFF ? 4 : code > 0xFFFF ? 3 : code > 0xFF ? 2 : 1;
-  for (int k = n - 1; k >= 0; --k) out.push_back(static_cast<char>((code >> (8 * k)) & 0xFF));
+  char b[4];
+  out.append(b, write_code(b, code));
 }
 
 // The byte code of a character's bytes (at most 4).
