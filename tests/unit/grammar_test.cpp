@@ -659,4 +659,15 @@ TEST(Grammar, PropertyAllTwoByteInputs) {
   }
 }
 
+const unsigned char* P(const char* s) { return reinterpret_cast<const unsigned char*>(s); }
+
+TEST(Grammar, CutOffByEndIsTheLeadByteClaim) {
+  using pgcodec::detail::cut_off_by_end;
+  EXPECT_TRUE(cut_off_by_end(Encoding::UTF8, P("\xE2\x82"), 2));
+  EXPECT_FALSE(cut_off_by_end(Encoding::UTF8, P("\xE2\x82\xAC"), 3));
+  EXPECT_FALSE(cut_off_by_end(Encoding::UTF8, P("\xFF"), 1));  // claims 1: invalid, not cut off
+  EXPECT_TRUE(cut_off_by_end(Encoding::EUC_TW, P("\x8E\xA1"), 2));
+  EXPECT_FALSE(cut_off_by_end(Encoding::LATIN1, P("\xE9"), 1));
+}
+
 }  // namespace
