@@ -2,7 +2,7 @@
 //
 // The rules mirror PostgreSQL 15 (15.11 and later, which added the BIG5/GBK/
 // UHC rejection of the byte pair 0x8D 0x20).  They are expressed here per
-// "family" of encodings that share the same byte grammar, dispatched by a
+// grammar (each encoding's is in its codec_table row), dispatched by a
 // switch instead of PostgreSQL's function-pointer table.
 #include "rules/grammar.hpp"
 
@@ -15,9 +15,7 @@
 namespace pgcodec::detail {
 namespace {
 
-using Family = Grammar;
-
-Family family_of(Encoding enc) noexcept { return codec_row(enc).grammar; }
+Grammar grammar_of(Encoding enc) noexcept { return codec_row(enc).grammar; }
 
 constexpr unsigned char kSingleShift2 = 0x8E;
 constexpr unsigned char kSingleShift3 = 0x8F;
@@ -54,7 +52,7 @@ int euc_length(unsigned char lead) noexcept {
   return has_high_bit(lead) ? 2 : 1;
 }
 
-// --- per-family checks for a character whose lead byte has the high bit
+// --- per-grammar checks for a character whose lead byte has the high bit
 // --- set.  `len` >= 1 is the number of readable bytes at s.
 
 // UTF-8's rules are the toolkit's (rules/utf8.hpp).
@@ -160,20 +158,20 @@ int check_gb18030(const unsigned char* s, std::size_t len) noexcept {
   return -1;
 }
 
-// Dispatch for a high-bit lead byte in a multibyte family.
-int check_multibyte(Family fam, const unsigned char* s, std::size_t len) noexcept {
-  switch (fam) {
-    case Family::utf8: return check_utf8(s, len);
-    case Family::euc_jp: return check_euc_jp(s, len);
-    case Family::euc_cn:
-    case Family::euc_kr: return check_euc_kr_cn(s, len);
-    case Family::euc_tw: return check_euc_tw(s, len);
-    case Family::mule: return check_mule(s, len);
-    case Family::sjis: return check_sjis(s, len);
-    case Family::big5_like: return check_big5_like(s, len);
-    case Family::gb18030: return check_gb18030(s, len);
-    case Family::johab: return check_johab(s, len);
-    case Family::single_byte: return 1;
+// Dispatch for a high-bit lead byte in a multibyte grammar.
+int check_multibyte(Grammar g, const unsigned char* s, std::size_t len) noexcept {
+  switch (g) {
+    case Grammar::utf8: return check_utf8(s, len);
+    case Grammar::euc_jp: return check_euc_jp(s, len);
+    case Grammar::euc_cn:
+    case Grammar::euc_kr: return check_euc_kr_cn(s, len);
+    case Grammar::euc_tw: return check_euc_tw(s, len);
+    case Grammar::mule: return check_mule(s, len);
+    case Grammar::sjis: return check_sjis(s, len);
+    case Grammar::big5_like: return check_big5_like(s, len);
+    case Grammar::gb18030: return check_gb18030(s, len);
+    case Grammar::johab: return check_johab(s, len);
+    case Grammar::single_byte: return 1;
   }
   return -1;
 }
@@ -195,33 +193,33 @@ bool is_plain_ascii_word(const unsigned char* p) noexcept {
 int char_length(Encoding enc, const unsigned char* s, std::size_t avail) noexcept {
   if (avail == 0) return 0;
   const unsigned char lead = s[0];
-  switch (family_of(enc)) {
-    case Family::single_byte:
+  switch (grammar_of(enc)) {
+    case Grammar::single_byte:
       return 1;
-    case Family::utf8:
+    case Grammar::utf8:
       return static_cast<int>(utf8_lead_length(lead));
-    case Family::euc_jp:
-    case Family::euc_kr:
-    case Family::johab:
+    case Grammar::euc_jp:
+    case Grammar::euc_kr:
+    case Grammar::johab:
       return euc_length(lead);
-    case Family::euc_cn:
+    case Grammar::euc_cn:
       // Current PostgreSQL 15 minors (verified on 15.18) size SS2/SS3 as
       // 3-byte sequences here; older minors said 2.  The verifier rejects
       // both leads either way.
       if (lead == kSingleShift2 || lead == kSingleShift3) return 3;
       return has_high_bit(lead) ? 2 : 1;
-    case Family::big5_like:
+    case Grammar::big5_like:
       return has_high_bit(lead) ? 2 : 1;
-    case Family::euc_tw:
+    case Grammar::euc_tw:
       if (lead == kSingleShift2) return 4;
       if (lead == kSingleShift3) return 3;
       return has_high_bit(lead) ? 2 : 1;
-    case Family::mule:
+    case Grammar::mule:
       return mule_length(lead);
-    case Family::sjis:
+    case Grammar::sjis:
       if (between(lead, 0xA1, 0xDF)) return 1;
       return has_high_bit(lead) ? 2 : 1;
-    case Family::gb18030: {
+    case Grammar::gb18030: {
       if (!has_high_bit(lead)) return 1;
       // A missing second byte is read as the NUL terminator PostgreSQL
       // would normally find there.
@@ -237,14 +235,14 @@ int verify_char(Encoding enc, const unsigned char* s, std::size_t len) noexcept 
   const unsigned char lead = s[0];
   if (lead == 0x00) return -1;
   if (!has_high_bit(lead)) return 1;  // ASCII is a 1-byte character everywhere
-  return check_multibyte(family_of(enc), s, len);
+  return check_multibyte(grammar_of(enc), s, len);
 }
 
 std::size_t verify_prefix(Encoding enc, const unsigned char* s, std::size_t len) noexcept {
   if (len == 0) return 0;
-  const Family fam = family_of(enc);
+  const Grammar g = grammar_of(enc);
 
-  if (fam == Family::single_byte) {
+  if (g == Grammar::single_byte) {
     const void* nul = std::memchr(s, 0, len);
     return nul == nullptr ? len : static_cast<std::size_t>(static_cast<const unsigned char*>(nul) - s);
   }
@@ -260,7 +258,7 @@ std::size_t verify_prefix(Encoding enc, const unsigned char* s, std::size_t len)
       ++pos;
       continue;
     }
-    const int n = check_multibyte(fam, s + pos, len - pos);
+    const int n = check_multibyte(g, s + pos, len - pos);
     if (n < 0) break;
     pos += static_cast<std::size_t>(n);
   }
