@@ -4,6 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
+#include <thread>
+#include <vector>
+
 #include "pgcodec/codec.hpp"
 #include "pgcodec/encoding.hpp"
 
@@ -48,6 +53,35 @@ TEST(CodecTable, OutOfRangeIsSqlAscii) {
   const auto bogus = static_cast<Encoding>(200);
   EXPECT_EQ(codec_row(bogus).encoding, Encoding::SQL_ASCII);
   EXPECT_EQ(pgcodec::codec(bogus).encoding(), Encoding::SQL_ASCII);
+}
+
+}  // namespace
+
+namespace {
+
+// The shared-tables slot builds once, even when many threads ask first.
+struct Probe {
+  const pgcodec::detail::MappingTable* table;
+};
+std::atomic<int> builds{0};
+Probe BuildProbe(const pgcodec::detail::MappingTable& t) {
+  builds.fetch_add(1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));  // widen the race
+  return Probe{&t};
+}
+
+TEST(CodecTable, SharedTablesBuildOnceAcrossThreads) {
+  static pgcodec::detail::SharedTables<Probe> slot;
+  std::vector<std::thread> threads;
+  std::vector<const Probe*> seen(8, nullptr);
+  for (std::size_t i = 0; i < seen.size(); ++i)
+    threads.emplace_back([&, i] { seen[i] = &slot.get(Encoding::LATIN1, &BuildProbe); });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(builds.load(), 1);
+  for (const Probe* p : seen) {
+    EXPECT_EQ(p, seen[0]);
+    EXPECT_EQ(p->table, pgcodec::detail::mapping_table(Encoding::LATIN1));
+  }
 }
 
 }  // namespace
