@@ -122,7 +122,11 @@ Answers probe_mule(ProbePool& pool, const MemberTable& member, const std::vector
       m = to_int(it->second);
     groups[m].push_back(s);
   }
-  for (auto& [m, inputs] : groups) {
+  // (Named references, not structured bindings: lambdas below capture them,
+  // which clang accepts only from version 16.)
+  for (auto& group : groups) {
+    const int m = group.first;
+    const std::vector<std::string>& inputs = group.second;
     std::vector<std::string> chain = {"MULE_INTERNAL"};
     if (m >= 0) {
       chain.push_back(chain_name(static_cast<Encoding>(m)));
@@ -162,7 +166,9 @@ Answers probe_mule(ProbePool& pool, const MemberTable& member, const std::vector
     }
     if (!found) orphans.push_back(cp);
   }
-  for (auto& [m, list] : by_member) {
+  for (auto& group : by_member) {
+    const int m = group.first;
+    const std::vector<std::uint32_t>& list = group.second;
     auto r = pool.run({"UTF8", chain_name(static_cast<Encoding>(m)), "MULE_INTERNAL"}, list.size(),
                       [&](std::size_t i) { return utf8(list[i]); });
     for (std::size_t i = 0; i < list.size(); ++i) {
