@@ -6,12 +6,7 @@
 # The build directory is kept between runs (a rerun is incremental); the
 # compiler flags are set here, so none come from the environment (CXXFLAGS).
 cmake_minimum_required(VERSION 3.25)
-function(step)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "step failed (${rc}): ${ARGN}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/../cmake/step.cmake)
 
 find_program(READELF NAMES readelf)
 if(NOT READELF)

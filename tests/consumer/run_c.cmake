@@ -2,14 +2,9 @@
 # tests/consumer/main.c against it with a plain C compiler and exactly the
 # flags README.md documents ("Install / use from C"), and runs it. The static
 # library is C++ inside: -lstdc++ (and -lm) are part of the documented flags.
+include(${CMAKE_CURRENT_LIST_DIR}/../cmake/step.cmake)
 file(REMOVE_RECURSE ${WORK_DIR})
-function(step)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "step failed (${rc}): ${ARGN}")
-  endif()
-endfunction()
-step(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix)
+install_into(${WORK_DIR}/prefix)
 set(p ${WORK_DIR}/prefix)
 step(${CC} -std=c11 -Wall -Wextra -Werror ${SOURCE_DIR}/tests/consumer/main.c -o ${WORK_DIR}/c_consumer
      -I${p}/include -L${p}/lib -lpgcodec -lstdc++ -lm)
