@@ -225,6 +225,25 @@ std::string quoted_bytes(std::string_view m) {
   return out;
 }
 
+Outcome server_error(const std::string& sqlstate, const std::string& message) {
+  Outcome o;
+  o.kind = sqlstate == "22021"   ? OutcomeKind::InvalidByteSequence
+           : sqlstate == "22P05" ? OutcomeKind::NoEquivalent
+                                 : OutcomeKind::Unspecified;
+  o.sqlstate = sqlstate;
+  o.message = message;
+  if (std::string quoted = quoted_bytes(message); !quoted.empty()) o.bytes = std::move(quoted);
+  return o;
+}
+
+Outcome server_outcome(const Result& r, bool bytea) {
+  if (PQresultStatus(r.raw()) == PGRES_TUPLES_OK)
+    return Outcome::converted(bytea ? unhex_bytea(r.get(0, 0)) : std::string(r.get(0, 0)));
+  const char* st = PQresultErrorField(r.raw(), PG_DIAG_SQLSTATE);
+  const char* msg = PQresultErrorField(r.raw(), PG_DIAG_MESSAGE_PRIMARY);
+  return server_error(st ? st : "", msg ? msg : "");
+}
+
 ClientPath::ClientPath(const std::string& conninfo, Encoding e) : conn_(conninfo) {
   conn_.exec("SET client_encoding = '" + std::string(info(e).name) + "'");
 }
@@ -279,17 +298,11 @@ std::vector<Outcome> ClientPath::run(bool decoding, const std::vector<std::strin
       o = Outcome::converted(raw[i].output);
       continue;
     }
-    if (raw[i].sqlstate == "22021")
-      o.kind = OutcomeKind::InvalidByteSequence;
-    else if (raw[i].sqlstate == "22P05")
-      o.kind = OutcomeKind::NoEquivalent;
-    else
+    o = server_error(raw[i].sqlstate, raw[i].message);
+    if (o.kind == OutcomeKind::Unspecified)
       throw std::runtime_error("unexpected SQLSTATE " + raw[i].sqlstate + ": " + raw[i].message);
-    o.sqlstate = raw[i].sqlstate;
-    o.message = raw[i].message;
-    const std::string quoted = quoted_bytes(raw[i].message);
-    if (quoted.empty()) continue;
-    o.bytes = quoted;
+    if (!o.bytes) continue;
+    const std::string& quoted = *o.bytes;
     for (std::size_t p = in[i].find(quoted); p != std::string::npos; p = in[i].find(quoted, p + 1)) {
       prefixes.push_back(in[i].substr(0, p));
       owner.emplace_back(i, p);

@@ -87,4 +87,13 @@ class ClientPath {
 // The bytes a PostgreSQL conversion error message quotes ("0x82 0xa0").
 std::string quoted_bytes(std::string_view message);
 
+// An error the server raised, as an Outcome: the kind its SQLSTATE names
+// (Unspecified for a SQLSTATE that is not a conversion error's), the
+// SQLSTATE, the primary message and the bytes the message quotes. The
+// server names no offset.
+Outcome server_error(const std::string& sqlstate, const std::string& message);
+// The outcome of a statement returning one value: the value (a bytea in hex
+// output form unhexed when `bytea`), or its error as server_error() reads it.
+Outcome server_outcome(const Result& r, bool bytea);
+
 }  // namespace pgcodec::oracle

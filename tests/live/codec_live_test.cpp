@@ -35,23 +35,6 @@ pgcodec::oracle::ServerLease& server() {
   return lease;
 }
 
-// The server's answer: its output, or its SQLSTATE, primary message and the
-// bytes the message quotes (it names no offset).
-Outcome from_server(pgcodec::oracle::Result& r, bool hex_bytea) {
-  if (PQresultStatus(r.raw()) == PGRES_TUPLES_OK)
-    return Outcome::converted(hex_bytea ? pgcodec::oracle::unhex_bytea(r.get(0, 0)) : std::string(r.get(0, 0)));
-  const char* st = PQresultErrorField(r.raw(), PG_DIAG_SQLSTATE);
-  const char* msg = PQresultErrorField(r.raw(), PG_DIAG_MESSAGE_PRIMARY);
-  Outcome o;
-  o.sqlstate = st ? st : "";
-  o.kind = *o.sqlstate == "22021"   ? OutcomeKind::InvalidByteSequence
-           : *o.sqlstate == "22P05" ? OutcomeKind::NoEquivalent
-                                    : OutcomeKind::Unspecified;
-  o.message = msg ? msg : "";
-  o.bytes = pgcodec::oracle::quoted_bytes(*o.message);
-  return o;
-}
-
 Outcome ours(const pgcodec::Result& r, std::string_view out) { return pgcodec::harness::from_result(r, out); }
 
 // Code points an encoding has, plus a few it lacks, for building strings.
@@ -72,11 +55,11 @@ std::vector<std::uint32_t> repertoire(Encoding e) {
 // sent back is encoded (pg_server_to_client).
 Outcome server_decode(Connection& c, const std::string& bytes) {
   auto r = c.exec_binary("SELECT convert_to($1, 'UTF8')", {bytes}, {25});
-  return from_server(r, true);
+  return pgcodec::oracle::server_outcome(r, true);
 }
 Outcome server_encode(Connection& c, const std::string& utf8) {
   auto r = c.exec_binary("SELECT convert_from($1, 'UTF8')", {utf8}, {17});
-  return from_server(r, false);
+  return pgcodec::oracle::server_outcome(r, false);
 }
 
 // classify() must find them equal: the same output, or the same kind,

@@ -18,6 +18,9 @@
 #include <unistd.h>
 #include <vector>
 
+#include "core/outcome.hpp"
+#include "core/text.hpp"
+#include "oracle/postgres.hpp"
 #include "oracle/pq.hpp"
 #include "oracle/temp_server.hpp"
 #include "pgcodec/codec.hpp"
@@ -27,48 +30,25 @@ namespace {
 namespace fs = std::filesystem;
 using pgcodec::Codec;
 using pgcodec::Encoding;
+using pgcodec::harness::Category;
+using pgcodec::harness::classify;
+using pgcodec::harness::hex_digits;
+using pgcodec::harness::Outcome;
+using pgcodec::harness::OutcomeKind;
+using pgcodec::harness::utf8;
 using pgcodec::oracle::Connection;
-
-struct Answer {
-  bool ok = false;
-  std::string bytes;  // the output, when ok
-  std::string sqlstate, message;
-};
-
-std::string hex(std::string_view s) {
-  static const char d[] = "0123456789abcdef";
-  std::string o;
-  for (char c : s) {
-    o += d[static_cast<unsigned char>(c) >> 4];
-    o += d[static_cast<unsigned char>(c) & 15];
-  }
-  return o;
-}
-
-Answer error_of(pgcodec::oracle::Result& r) {
-  Answer a;
-  const char* st = PQresultErrorField(r.raw(), PG_DIAG_SQLSTATE);
-  const char* msg = PQresultErrorField(r.raw(), PG_DIAG_MESSAGE_PRIMARY);
-  a.sqlstate = st ? st : "";
-  a.message = msg ? msg : "";
-  return a;
-}
 
 // The server's answer: `in` goes in with client_encoding A (a binary text
 // parameter, which is converted from client_encoding like any text, and may
 // hold NUL), comes back as a result column with client_encoding B.
-Answer server(Connection& c, std::string_view a, std::string_view b, const std::string& in) {
+Outcome server(Connection& c, std::string_view a, std::string_view b, const std::string& in) {
   c.exec("SET client_encoding = '" + std::string(a) + "'");
   auto taken = c.exec_binary("SELECT convert_to($1, 'UTF8')", {in}, {25});
-  if (PQresultStatus(taken.raw()) != PGRES_TUPLES_OK) return error_of(taken);
-  const std::string utf8 = pgcodec::oracle::unhex_bytea(taken.get(0, 0));
+  const Outcome intake = pgcodec::oracle::server_outcome(taken, true);
+  if (!intake.ok()) return intake;
   c.exec("SET client_encoding = '" + std::string(b) + "'");
-  auto given = c.exec_binary("SELECT convert_from($1, 'UTF8')", {utf8}, {17});
-  if (PQresultStatus(given.raw()) != PGRES_TUPLES_OK) return error_of(given);
-  Answer ok;
-  ok.ok = true;
-  ok.bytes = std::string(given.get(0, 0));
-  return ok;
+  auto given = c.exec_binary("SELECT convert_from($1, 'UTF8')", {intake.output}, {17});
+  return pgcodec::oracle::server_outcome(given, false);
 }
 
 class Cli {
@@ -108,22 +88,6 @@ std::uint32_t random_code_point(std::mt19937& rng) {
       {0x20000, 0x2A6DF}};
   const auto& r = ranges[rng() % std::size(ranges)];
   return r.first + static_cast<std::uint32_t>(rng() % (r.second - r.first + 1));
-}
-
-std::string utf8(std::uint32_t cp) {
-  std::string s;
-  if (cp < 0x800) {
-    s += static_cast<char>(0xC0 | (cp >> 6));
-  } else if (cp < 0x10000) {
-    s += static_cast<char>(0xE0 | (cp >> 12));
-    s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-  } else {
-    s += static_cast<char>(0xF0 | (cp >> 18));
-    s += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-  }
-  s += static_cast<char>(0x80 | (cp & 0x3F));
-  return s;
 }
 
 // Characters of A as bytes in A, split by whether B has them.
@@ -175,6 +139,39 @@ std::size_t scaled(std::size_t base) {
   return base * static_cast<std::size_t>(k > 0 ? k : 1);
 }
 
+// What the CLI said, as Outcomes. convert: exit 0 and the output, or exit 1
+// and "pgcodec: MESSAGE at byte offset N" (it prints no SQLSTATE). check
+// --json (asked only when the server fails): exit 1 and the error the server
+// raises as its first line. Anything else is an Outcome no server answer agrees with.
+Outcome convert_outcome(const Cli::Run& r) {
+  if (r.status == 0 && r.err.empty()) return Outcome::converted(r.out);
+  Outcome o = Outcome::failed(OutcomeKind::Unspecified);
+  const std::string prefix = "pgcodec: ";
+  const auto at = r.err.rfind(" at byte offset ");
+  if (r.status == 1 && r.err.rfind(prefix, 0) == 0 && at != std::string::npos)
+    o.message = r.err.substr(prefix.size(), at - prefix.size());
+  else
+    o.message = "exit " + std::to_string(r.status) + ": " + r.err;
+  return o;
+}
+
+Outcome check_outcome(const Cli::Run& r) {
+  Outcome o = Outcome::failed(OutcomeKind::Unspecified);
+  const auto first = nlohmann::json::parse(r.out.substr(0, r.out.find('\n')), nullptr, false);
+  if (r.status == 1 && first.is_object() && first.contains("sqlstate") && first.contains("message")) {
+    o = pgcodec::oracle::server_error(first["sqlstate"].get<std::string>(),
+                                      first["message"].get<std::string>());
+  } else {
+    o.message = "exit " + std::to_string(r.status) + ": " + r.out;
+  }
+  return o;
+}
+
+std::string says(const Outcome& o) {
+  return o.ok() ? "converts to " + hex_digits(o.output)
+                : o.sqlstate.value_or("?") + " " + o.message.value_or("(no message)");
+}
+
 TEST(ConvertLive, FirstErrorAndOutputAsTheServerForRandomEncodingPairs) {
   std::vector<Encoding> client;
   for (auto& i : pgcodec::encodings())
@@ -191,29 +188,23 @@ TEST(ConvertLive, FirstErrorAndOutputAsTheServerForRandomEncodingPairs) {
     const Pieces p = pieces(a, b, rng);
     const std::string in = random_input(p, rng);
     const std::string pair = "-f " + std::string(a.name()) + " -t " + std::string(b.name());
-    SCOPED_TRACE("pgcodec convert " + pair + " of " + hex(in));
-    const Answer want = server(c, a.name(), b.name(), in);
+    SCOPED_TRACE("pgcodec convert " + pair + " of " + hex_digits(in));
+    const Outcome want = server(c, a.name(), b.name(), in);
     const Cli::Run conv = cli.run("convert " + pair, in);
     const Cli::Run check = cli.run("check --json " + pair, in);
-    if (want.ok) {
-      ++converted;
-      EXPECT_EQ(conv.status, 0) << conv.err;
-      EXPECT_EQ(hex(conv.out), hex(want.bytes));
+    const Category by_convert = classify(want, convert_outcome(conv));
+    EXPECT_EQ(by_convert, Category::Agree)
+        << to_string(by_convert) << "; server " << says(want) << "; convert exit " << conv.status
+        << ": " << hex_digits(conv.out) << " " << conv.err;
+    if (want.ok()) {  // check writes no output: it must find nothing
       EXPECT_EQ(check.status, 0) << check.out;
+      ++converted;
       continue;
     }
-    EXPECT_EQ(conv.status, 1);
-    EXPECT_EQ(check.status, 1);
-    // convert: "pgcodec: MESSAGE at byte offset N"
-    const std::string prefix = "pgcodec: ";
-    const auto at = conv.err.rfind(" at byte offset ");
-    ASSERT_EQ(conv.err.rfind(prefix, 0), 0u) << conv.err;
-    ASSERT_NE(at, std::string::npos) << conv.err;
-    EXPECT_EQ(conv.err.substr(prefix.size(), at - prefix.size()), want.message);
-    // check: its first line is the server's error.
-    const auto first = nlohmann::json::parse(check.out.substr(0, check.out.find('\n')));
-    EXPECT_EQ(first["sqlstate"].get<std::string>(), want.sqlstate);
-    EXPECT_EQ(first["message"].get<std::string>(), want.message);
+    const Category by_check = classify(want, check_outcome(check));
+    EXPECT_EQ(by_check, Category::Agree)
+        << to_string(by_check) << "; server " << says(want) << "; check exit " << check.status
+        << ": " << check.out;
     // Classify with the library: did the intake fail, and would giving out
     // the part before the intake error have failed first?
     std::vector<char> u(*a.max_decoded_size(in.size())), o(*b.max_encoded_size(u.size()));
