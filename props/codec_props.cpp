@@ -1,0 +1,316 @@
+// Properties of the codecs that hold for every encoding and every kernel:
+// the paths agree, streaming equals one-shot decoding, check() equals
+// repeated strict conversion, char_length finds character starts, and a
+// too-small buffer gives a prefix of the full result without writing past
+// the buffer. Each TEST_P is one property for one encoding; it runs
+// rc::check once per kernel in kernels::available(). The number of cases
+// comes from RC_PARAMS (set per test by props/CMakeLists.txt).
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+
+#include <algorithm>
+#include <cstring>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "core/outcome.hpp"
+#include "core/text.hpp"
+#include "inputs.hpp"
+#include "kernels/kernels.hpp"
+#include "pgcodec/codec.hpp"
+#include "pgcodec/pgcodec.h"
+#include "pgcodec/stream.hpp"
+
+namespace pgcodec {
+// How RapidCheck prints an ErrorMode in a counterexample.
+inline void showValue(ErrorMode m, std::ostream& os) {
+  os << (m == ErrorMode::Strict ? "Strict" : "Replace");
+}
+}  // namespace pgcodec
+
+namespace pgcodec::props {
+namespace {
+
+using harness::Category;
+using harness::classify;
+using harness::from_result;
+using harness::Outcome;
+
+// An Outcome printed for RC_ASSERT failure messages.
+std::string says(const Outcome& o) {
+  if (o.ok()) return "converts to " + harness::hex_digits(o.output, " ");
+  return std::string(to_string(o.kind)) + " at " +
+         (o.offset ? std::to_string(*o.offset) : std::string("?")) + ": " +
+         o.message.value_or("");
+}
+
+// Fails the property unless classify() finds the outcomes equal.
+void expect_agree(const Outcome& a, const Outcome& b) {
+  const Category c = classify(a, b);
+  if (c != Category::Agree) RC_FAIL(std::string(to_string(c)) + ": " + says(a) + " vs " + says(b));
+}
+
+Outcome decode(const Codec& c, std::string_view in) {
+  std::vector<char> out(std::max<std::size_t>(*c.max_decoded_size(in.size()), 1));
+  return from_result(c.decode(in, out), {out.data(), out.size()});
+}
+Outcome encode(const Codec& c, std::string_view in) {
+  std::vector<char> out(std::max<std::size_t>(*c.max_encoded_size(in.size()), 1));
+  return from_result(c.encode(in, out), {out.data(), out.size()});
+}
+
+// The C API's result as a pgcodec::Result, for from_result().
+Result from_c(const pgcodec_result& r) {
+  Result x;
+  x.consumed = r.consumed;
+  x.written = r.written;
+  x.status = static_cast<Status>(r.status);
+  if (x.status == Status::Error) {
+    x.error.kind = static_cast<ErrorKind>(r.error_kind);
+    x.error.encoding = static_cast<Encoding>(r.error_encoding);
+    x.error.target = static_cast<Encoding>(r.error_target);
+    x.error.offset = r.error_offset;
+    x.error.length = static_cast<std::uint8_t>(r.error_length);
+    x.error.skip = static_cast<std::uint8_t>(r.error_skip);
+    std::memcpy(x.error.bytes.data(), r.error_bytes, sizeof r.error_bytes);
+  }
+  return x;
+}
+
+class Props : public ::testing::TestWithParam<Encoding> {
+ protected:
+  const Codec& codec() const { return pgcodec::codec(GetParam()); }
+  // Runs the property under every kernel.
+  template <class Property>
+  void for_each_kernel(const char* what, Property p) {
+    const kernels::Kernel& saved = kernels::active();
+    for (const kernels::Kernel& k : kernels::available()) {
+      kernels::set_active(k);
+      const std::string name = std::string(what) + " [" + std::string(codec().name()) + ", " + k.name + "]";
+      EXPECT_TRUE(rc::check(name, p)) << name;
+    }
+    kernels::set_active(saved);
+  }
+};
+
+// 6. Paths: the cached codec, find_codec, the by-name functions and the C
+// API give the same outcome.
+TEST_P(Props, PathsAgree) {
+  const Codec& c = codec();
+  const std::string name(c.name());
+  for_each_kernel("paths", [&] {
+    const std::string in = *bytes_in(c.encoding());
+    const std::string text = *utf8_for(c.encoding());
+    const Outcome cached = decode(c, in);
+    expect_agree(cached, decode(*find_codec(name), in));
+    std::vector<char> out(std::max<std::size_t>(*c.max_decoded_size(in.size()), 1));
+    expect_agree(cached, from_result(pgcodec::decode(name, in, out), {out.data(), out.size()}));
+    const pgcodec_codec* cc = pgcodec_find(name.c_str());
+    if (!cc) RC_FAIL("pgcodec_find(" + name + ") is NULL");
+    expect_agree(cached, from_result(from_c(pgcodec_decode(cc, in.data(), in.size(), out.data(),
+                                                            out.size(), PGCODEC_STRICT)),
+                                     {out.data(), out.size()}));
+    const Outcome enc = encode(c, text);
+    std::vector<char> eout(std::max<std::size_t>(*c.max_encoded_size(text.size()), 1));
+    expect_agree(enc, from_result(pgcodec::encode(name, text, eout), {eout.data(), eout.size()}));
+    expect_agree(enc, from_result(from_c(pgcodec_encode(cc, text.data(), text.size(), eout.data(),
+                                                         eout.size(), PGCODEC_STRICT)),
+                                  {eout.data(), eout.size()}));
+  });
+}
+
+// 5. Streaming: StreamDecoder fed in chunks of 1, 2, 3, 7 bytes or random
+// sizes equals one-shot decoding, in both modes.
+TEST_P(Props, StreamingEqualsOneShot) {
+  const Codec& c = codec();
+  for_each_kernel("streaming", [&] {
+    const std::string in = *bytes_in(c.encoding());
+    const auto mode = *rc::gen::element(ErrorMode::Strict, ErrorMode::Replace);
+    const int fixed = *rc::gen::element(1, 2, 3, 7, 0);  // 0: random sizes
+    std::vector<char> whole(std::max<std::size_t>(*c.max_decoded_size(in.size()), 1));
+    const Outcome expected = from_result(c.decode(in, whole, mode), {whole.data(), whole.size()});
+
+    StreamDecoder s(c, mode);
+    std::string got;
+    Result last;
+    std::size_t at = 0, empty = 0;
+    while (at < in.size() && last.status == Status::Ok) {
+      // Random sizes include empty chunks, but never many in a row:
+      // rc::gen::inRange scales with the test size and gives only 0 at size 0.
+      std::size_t n =
+          fixed ? static_cast<std::size_t>(fixed) : *rc::gen::inRange<std::size_t>(0, 12);
+      empty = n ? 0 : empty + 1;
+      if (empty > 2) n = 1;
+      const std::string_view chunk = std::string_view(in).substr(at, n);
+      std::vector<char> out(std::max<std::size_t>(*s.output_bound(chunk.size()), 1));
+      last = s.feed(chunk, out);
+      RC_ASSERT(last.written <= out.size());
+      got.append(out.data(), last.written);
+      at += chunk.size();
+      // A decoder that keeps producing output is a bug, not a long run.
+      if (got.size() > whole.size()) RC_FAIL("streamed output exceeds max_decoded_size of the input");
+    }
+    if (last.status == Status::Ok) {
+      std::vector<char> out(std::max<std::size_t>(*s.output_bound(0), 16));
+      last = s.finish(out);
+      got.append(out.data(), last.written);
+    }
+    RC_ASSERT(last.status != Status::OutputFull);
+    Outcome streamed = from_result(last, {});
+    if (streamed.ok()) streamed.output = got;
+    expect_agree(expected, streamed);
+    // What was written before an error is what one-shot decoding converts
+    // before it.
+    if (!expected.ok()) {
+      const Result r = c.decode(in, whole, mode);
+      RC_ASSERT(got == std::string(whole.data(), r.written));
+    }
+  });
+}
+
+// 8. Errors: check_decode / check_encode report, in order, the errors that
+// strict conversion finds when restarted after each error's skip.
+TEST_P(Props, CheckEqualsRepeatedStrictConversion) {
+  const Codec& c = codec();
+  for_each_kernel("check", [&] {
+    const bool decoding = *rc::gen::arbitrary<bool>();
+    const std::string in = decoding ? *bytes_in(c.encoding()) : *utf8_for(c.encoding());
+    std::vector<Error> reported;
+    if (decoding)
+      c.for_each_decode_error(in, [&](const Error& e) { reported.push_back(e); });
+    else
+      c.for_each_encode_error(in, [&](const Error& e) { reported.push_back(e); });
+    std::vector<Error> expected;
+    std::size_t at = 0;
+    while (at <= in.size()) {
+      const std::string_view rest = std::string_view(in).substr(at);
+      const Outcome o = decoding ? decode(c, rest) : encode(c, rest);
+      if (o.ok()) break;
+      std::vector<char> out(std::max<std::size_t>(
+          decoding ? *c.max_decoded_size(rest.size()) : *c.max_encoded_size(rest.size()), 1));
+      Result r = decoding ? c.decode(rest, out) : c.encode(rest, out);
+      r.error.offset += at;
+      expected.push_back(r.error);
+      at = r.error.offset + r.error.skip;
+    }
+    RC_ASSERT(reported.size() == expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      Result a, b;
+      a.status = b.status = Status::Error;
+      a.error = expected[i];
+      b.error = reported[i];
+      expect_agree(from_result(a, {}), from_result(b, {}));
+      RC_ASSERT(expected[i].skip == reported[i].skip);
+    }
+  });
+}
+
+// 9. Boundaries: char_length steps over a decodable string exactly at
+// character starts, so decoding the pieces it cuts equals decoding the whole.
+TEST_P(Props, CharLengthFindsCharacterStarts) {
+  const Codec& c = codec();
+  for_each_kernel("boundaries", [&] {
+    const std::string in = *valid_bytes_in(c.encoding());
+    const Outcome whole = decode(c, in);
+    RC_ASSERT(whole.ok());
+    if (c.encoding() == Encoding::SQL_ASCII) {
+      // PostgreSQL's mblen for SQL_ASCII is one byte, while the client path
+      // validates SQL_ASCII data as UTF-8 (docs/semantics.md): its pieces
+      // are bytes, which need not decode alone.
+      for (std::size_t i = 0; i < in.size(); ++i) RC_ASSERT(c.char_length(in, i) == 1u);
+      return;
+    }
+    std::string pieces;
+    for (std::size_t i = 0; i < in.size();) {
+      const std::size_t n = c.char_length(in, i);
+      RC_ASSERT(n >= 1);
+      const Outcome one = decode(c, std::string_view(in).substr(i, n));
+      RC_ASSERT(one.ok());
+      pieces += one.output;
+      i += n;
+    }
+    RC_ASSERT(pieces == whole.output);
+  });
+}
+
+// 10. Kernels: every kernel gives the same outcome and the same output up
+// to the error on the same input.
+TEST_P(Props, KernelsAgree) {
+  const Codec& c = codec();
+  const kernels::Kernel& saved = kernels::active();
+  const std::string name = "kernels [" + std::string(c.name()) + "]";
+  EXPECT_TRUE(rc::check(name, [&] {
+    const bool decoding = *rc::gen::arbitrary<bool>();
+    const auto mode = *rc::gen::element(ErrorMode::Strict, ErrorMode::Replace);
+    const std::string in = decoding ? *bytes_in(c.encoding()) : *utf8_for(c.encoding());
+    std::optional<std::string> first_out;
+    std::optional<Outcome> first;
+    for (const kernels::Kernel& k : kernels::available()) {
+      kernels::set_active(k);
+      std::vector<char> out(std::max<std::size_t>(
+          decoding ? *c.max_decoded_size(in.size()) : *c.max_encoded_size(in.size()), 1));
+      const Result r = decoding ? c.decode(in, out, mode) : c.encode(in, out, mode);
+      const Outcome o = from_result(r, {out.data(), out.size()});
+      const std::string written(out.data(), r.written);
+      if (!first) {
+        first = o;
+        first_out = written;
+        continue;
+      }
+      expect_agree(*first, o);
+      RC_ASSERT(*first_out == written);
+    }
+  }));
+  kernels::set_active(saved);
+}
+
+// 11. Buffers: with any smaller output buffer the result is OutputFull (or
+// the same error, when it comes first) with a prefix of the full output,
+// and nothing is written past the buffer; both fill patterns give the same
+// bytes, so every byte counted as written was written.
+TEST_P(Props, SmallBuffersGivePrefixes) {
+  const Codec& c = codec();
+  for_each_kernel("buffers", [&] {
+    const bool decoding = *rc::gen::arbitrary<bool>();
+    const auto mode = *rc::gen::element(ErrorMode::Strict, ErrorMode::Replace);
+    const std::string in = decoding ? *bytes_in(c.encoding()) : *utf8_for(c.encoding());
+    const std::size_t cap =
+        decoding ? *c.max_decoded_size(in.size()) : *c.max_encoded_size(in.size());
+    std::vector<char> full(std::max<std::size_t>(cap, 1));
+    const Result all = decoding ? c.decode(in, full, mode) : c.encode(in, full, mode);
+    RC_ASSERT(all.status != Status::OutputFull);
+    const std::size_t small = *rc::gen::inRange<std::size_t>(0, all.written + 1);
+    constexpr std::size_t kGuard = 16;
+    std::string seen[2];
+    for (int pass = 0; pass < 2; ++pass) {
+      const char fill = pass ? '\x5A' : '\xA5';
+      std::vector<char> buf(small + kGuard, fill);
+      const std::span<char> out(buf.data(), small);
+      const Result r = decoding ? c.decode(in, out, mode) : c.encode(in, out, mode);
+      RC_ASSERT(r.written <= small);
+      for (std::size_t i = small; i < buf.size(); ++i) RC_ASSERT(buf[i] == fill);
+      RC_ASSERT(std::string(buf.data(), r.written) == std::string(full.data(), r.written));
+      if (small < all.written) {
+        RC_ASSERT(r.status == Status::OutputFull || r.status == Status::Error);
+        RC_ASSERT(r.consumed <= all.consumed);
+      }
+      seen[pass].assign(buf.data(), r.written);
+    }
+    RC_ASSERT(seen[0] == seen[1]);
+  });
+}
+
+std::vector<Encoding> all_encodings() {
+  std::vector<Encoding> v;
+  for (const EncodingInfo& i : encodings()) v.push_back(i.id);
+  return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(Every, Props, ::testing::ValuesIn(all_encodings()),
+                         [](const ::testing::TestParamInfo<Encoding>& p) {
+                           return std::string(pgcodec::info(p.param).name);
+                         });
+
+}  // namespace
+}  // namespace pgcodec::props
