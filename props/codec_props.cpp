@@ -34,21 +34,14 @@ namespace {
 
 using harness::Category;
 using harness::classify;
+using harness::describe;
 using harness::from_result;
 using harness::Outcome;
-
-// An Outcome printed for RC_ASSERT failure messages.
-std::string says(const Outcome& o) {
-  if (o.ok()) return "converts to " + harness::hex_digits(o.output, " ");
-  return std::string(to_string(o.kind)) + " at " +
-         (o.offset ? std::to_string(*o.offset) : std::string("?")) + ": " +
-         o.message.value_or("");
-}
 
 // Fails the property unless classify() finds the outcomes equal.
 void expect_agree(const Outcome& a, const Outcome& b) {
   const Category c = classify(a, b);
-  if (c != Category::Agree) RC_FAIL(std::string(to_string(c)) + ": " + says(a) + " vs " + says(b));
+  if (c != Category::Agree) RC_FAIL(std::string(to_string(c)) + ": " + describe(a) + " vs " + describe(b));
 }
 
 Outcome decode(const Codec& c, std::string_view in) {

@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "core/text.hpp"
+
 namespace pgcodec::harness {
 
 const char* to_string(OutcomeKind k) noexcept {
@@ -25,6 +27,15 @@ Outcome Outcome::failed(OutcomeKind kind, std::optional<std::size_t> offset) {
   o.kind = kind;
   o.offset = offset;
   return o;
+}
+
+std::string describe(const Outcome& o) {
+  if (o.ok()) return "converts to " + hex_bytes(o.output);
+  std::string s = to_string(o.kind);
+  if (o.offset) s += " at byte " + std::to_string(*o.offset);
+  if (o.sqlstate) s += " [" + *o.sqlstate + "]";
+  if (o.message) s += ": " + *o.message;
+  return s;
 }
 
 Outcome from_result(const Result& r, std::string_view out) {

@@ -40,6 +40,10 @@ struct Outcome {
   static Outcome failed(OutcomeKind kind, std::optional<std::size_t> offset = std::nullopt);
 };
 
+// For failure messages: "converts to 82 a0", or the kind with what is known
+// of the error ("invalid byte sequence at byte 3 [22021]: invalid byte ...").
+std::string describe(const Outcome& o);
+
 // The one conversion from a pgcodec result: `out` is the output buffer the
 // call wrote into. Everything about a pgcodec error is known.
 Outcome from_result(const Result& r, std::string_view out);

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "core/text.hpp"
+
 namespace pgcodec::oracle {
 namespace {
 
@@ -59,14 +61,6 @@ $fn$)sql";
 
 constexpr std::size_t kBatch = 2048;
 
-void append_hex(std::string& out, std::string_view bytes) {
-  static constexpr char digits[] = "0123456789abcdef";
-  for (char c : bytes) {
-    const auto b = static_cast<unsigned char>(c);
-    out.push_back(digits[b >> 4]);
-    out.push_back(digits[b & 15]);
-  }
-}
 
 std::string chain_literal(const std::vector<std::string>& chain) {
   std::string s = "{";
@@ -112,7 +106,7 @@ std::vector<Probe> ProbePool::run(const std::vector<std::string>& chain, std::si
         std::lock_guard lock(input_mu);
         for (std::size_t k = 0; k < count; ++k) {
           if (k) items.push_back(',');
-          append_hex(items, input(first + k));
+          items += harness::hex_digits(input(first + k));
         }
       }
       try {

@@ -25,6 +25,7 @@ using pgcodec::Codec;
 using pgcodec::Encoding;
 using pgcodec::harness::Category;
 using pgcodec::harness::classify;
+using pgcodec::harness::describe;
 using pgcodec::harness::hex_digits;
 using pgcodec::harness::Outcome;
 using pgcodec::harness::OutcomeKind;
@@ -68,16 +69,12 @@ Outcome server_encode(Connection& c, const std::string& utf8) {
 void expect_same(const Outcome& mine, const Outcome& server, std::string_view codec,
                  const std::string& in, int& errors) {
   const Category c = classify(server, mine);
-  const auto says = [](const Outcome& o) {
-    return o.ok() ? "converts to " + hex_digits(o.output)
-                  : o.sqlstate.value_or("?") + " " + o.message.value_or("(no message)");
-  };
   ASSERT_EQ(c, Category::Agree) << codec << " input " << hex_digits(in) << ": " << to_string(c)
-                                << "; server " << says(server) << "; pgcodec " << says(mine);
+                                << "; server " << describe(server) << "; pgcodec " << describe(mine);
   if (server.ok()) return;
   ++errors;
   ASSERT_TRUE(server.message && server.sqlstate && server.bytes && !server.bytes->empty())
-      << "the server's error quotes no bytes: " << says(server);
+      << "the server's error quotes no bytes: " << describe(server);
 }
 
 // Every encoding a UTF8 database accepts as client_encoding: all but

@@ -32,6 +32,7 @@ using pgcodec::Codec;
 using pgcodec::Encoding;
 using pgcodec::harness::Category;
 using pgcodec::harness::classify;
+using pgcodec::harness::describe;
 using pgcodec::harness::hex_digits;
 using pgcodec::harness::Outcome;
 using pgcodec::harness::OutcomeKind;
@@ -167,11 +168,6 @@ Outcome check_outcome(const Cli::Run& r) {
   return o;
 }
 
-std::string says(const Outcome& o) {
-  return o.ok() ? "converts to " + hex_digits(o.output)
-                : o.sqlstate.value_or("?") + " " + o.message.value_or("(no message)");
-}
-
 TEST(ConvertLive, FirstErrorAndOutputAsTheServerForRandomEncodingPairs) {
   std::vector<Encoding> client;
   for (auto& i : pgcodec::encodings())
@@ -194,7 +190,7 @@ TEST(ConvertLive, FirstErrorAndOutputAsTheServerForRandomEncodingPairs) {
     const Cli::Run check = cli.run("check --json " + pair, in);
     const Category by_convert = classify(want, convert_outcome(conv));
     EXPECT_EQ(by_convert, Category::Agree)
-        << to_string(by_convert) << "; server " << says(want) << "; convert exit " << conv.status
+        << to_string(by_convert) << "; server " << describe(want) << "; convert exit " << conv.status
         << ": " << hex_digits(conv.out) << " " << conv.err;
     if (want.ok()) {  // check writes no output: it must find nothing
       EXPECT_EQ(check.status, 0) << check.out;
@@ -203,7 +199,7 @@ TEST(ConvertLive, FirstErrorAndOutputAsTheServerForRandomEncodingPairs) {
     }
     const Category by_check = classify(want, check_outcome(check));
     EXPECT_EQ(by_check, Category::Agree)
-        << to_string(by_check) << "; server " << says(want) << "; check exit " << check.status
+        << to_string(by_check) << "; server " << describe(want) << "; check exit " << check.status
         << ": " << check.out;
     // Classify with the library: did the intake fail, and would giving out
     // the part before the intake error have failed first?

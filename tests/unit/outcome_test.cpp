@@ -75,4 +75,13 @@ TEST(Outcome, FromResultKeepsEverythingPgcodecKnows) {
   EXPECT_EQ(ok.output, "abc");
 }
 
+TEST(Outcome, DescribeSaysWhatIsKnown) {
+  EXPECT_EQ(pgcodec::harness::describe(Outcome::converted("\x82\xa0")), "converts to 82 a0");
+  EXPECT_EQ(pgcodec::harness::describe(Outcome::failed(OutcomeKind::NoEquivalent)), "no equivalent");
+  const pgcodec::Codec& c = pgcodec::codec(pgcodec::Encoding::UTF8);
+  std::string buf(16, '\0');
+  EXPECT_EQ(pgcodec::harness::describe(from_result(c.decode("ab\xc3\x28", buf), buf)),
+            "invalid byte sequence at byte 2 [22021]: invalid byte sequence for encoding \"UTF8\": 0xc3 0x28");
+}
+
 }  // namespace
