@@ -1,8 +1,10 @@
 // Properties of the codecs that hold for every encoding and every kernel:
-// the paths agree, streaming equals one-shot decoding, check() equals
-// repeated strict conversion, char_length finds character starts, and a
-// too-small buffer gives a prefix of the full result without writing past
-// the buffer. Each TEST_P is one property for one encoding; it runs
+// text and bytes round-trip but for the exceptions the tables enumerate,
+// the fast path equals the table model (offsets, quoted bytes, messages),
+// the paths agree, streaming equals one-shot decoding, Replace mode
+// replaces exactly what check() reports, check() equals repeated strict
+// conversion, char_length finds character starts, the kernels agree, and
+// buffers are never overrun. Each TEST_P is one property for one encoding; it runs
 // rc::check once per kernel in kernels::available(). The number of cases
 // comes from RC_PARAMS (set per test by props/CMakeLists.txt).
 #include <gtest/gtest.h>
@@ -14,6 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "core/byte_rules.hpp"
+#include "core/generators.hpp"
+#include "core/model.hpp"
 #include "core/outcome.hpp"
 #include "core/text.hpp"
 #include "inputs.hpp"
@@ -53,6 +58,37 @@ Outcome encode(const Codec& c, std::string_view in) {
   return from_result(c.encode(in, out), {out.data(), out.size()});
 }
 
+// One conversion into a buffer of max_*_size bytes: the result and the
+// bytes it wrote.
+struct Converted {
+  Result r;
+  std::string out;
+};
+Converted convert(const Codec& c, bool decoding, std::string_view in, ErrorMode mode) {
+  std::vector<char> out(std::max<std::size_t>(
+      decoding ? *c.max_decoded_size(in.size()) : *c.max_encoded_size(in.size()), 1));
+  const Result r = decoding ? c.decode(in, out, mode) : c.encode(in, out, mode);
+  RC_ASSERT(r.written <= out.size());
+  return {r, std::string(out.data(), r.written)};
+}
+
+// The code points of the well-formed characters in UTF-8 that may hold
+// malformed sequences.
+std::vector<std::uint32_t> well_formed_code_points(std::string_view s) {
+  std::vector<std::uint32_t> cps;
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t n = harness::well_formed_length(Encoding::UTF8, s.substr(i));
+    if (!n) {
+      ++i;
+      continue;
+    }
+    const auto v = harness::code_points_of(s.substr(i, n));
+    cps.insert(cps.end(), v.begin(), v.end());
+    i += n;
+  }
+  return cps;
+}
+
 // The C API's result as a pgcodec::Result, for from_result().
 Result from_c(const pgcodec_result& r) {
   Result x;
@@ -86,6 +122,119 @@ class Props : public ::testing::TestWithParam<Encoding> {
     kernels::set_active(saved);
   }
 };
+
+// 3. Model: the fast path equals the table model (harness/core, which
+// shares no code with the codecs) on strings with and without errors: the
+// output, or the error's kind, offset, quoted bytes, SQLSTATE and message,
+// and what was converted before it.
+TEST_P(Props, FastPathEqualsModel) {
+  const Codec& c = codec();
+  const harness::TableModel& m = harness::model(c.encoding());
+  for_each_kernel("model", [&] {
+    const bool decoding = *rc::gen::arbitrary<bool>();
+    const std::string in = decoding ? *bytes_in(c.encoding()) : *utf8_for(c.encoding());
+    const harness::ClientRun want = decoding ? m.client_decode(in) : m.client_encode(in);
+    const Converted got = convert(c, decoding, in, ErrorMode::Strict);
+    RC_ASSERT(got.r.status != Status::OutputFull);
+    expect_agree(want.strict, from_result(got.r, got.out));
+    if (!want.strict.ok()) {
+      RC_ASSERT(got.out == want.before_error);
+      RC_ASSERT(got.r.consumed == want.consumed);
+    }
+  });
+}
+
+// 7. Replace mode never fails, writes valid UTF-8 (decoding) or bytes the
+// encoding's rules accept (encoding), equals strict mode on valid input,
+// and replaces exactly the spans check() reports (the model's replacement
+// of each error's skip bytes).
+TEST_P(Props, ReplaceReplacesWhatCheckReports) {
+  const Codec& c = codec();
+  const harness::TableModel& m = harness::model(c.encoding());
+  const harness::Repertoire& rep = harness::repertoire(c.encoding());
+  for_each_kernel("replace", [&] {
+    const bool decoding = *rc::gen::arbitrary<bool>();
+    const std::string in = decoding ? *bytes_in(c.encoding()) : *utf8_for(c.encoding());
+    const Converted got = convert(c, decoding, in, ErrorMode::Replace);
+    RC_ASSERT(got.r.status == Status::Ok);
+    RC_ASSERT(got.r.consumed == in.size());
+    const Encoding rules =
+        decoding || c.encoding() == Encoding::SQL_ASCII ? Encoding::UTF8 : c.encoding();
+    // Unless the text holds a code point PostgreSQL writes as bytes its own
+    // rules reject (enumerated from the tables).
+    bool ill_formed_write = false;
+    if (!decoding)
+      for (std::uint32_t cp : well_formed_code_points(in))
+        ill_formed_write = ill_formed_write || rep.writes_ill_formed.count(cp);
+    if (!ill_formed_write) RC_ASSERT(harness::well_formed_prefix(rules, got.out) == got.out.size());
+    const Converted strict = convert(c, decoding, in, ErrorMode::Strict);
+    if (strict.r.ok()) RC_ASSERT(got.out == strict.out);
+    const harness::ClientRun want = decoding ? m.client_decode(in) : m.client_encode(in);
+    RC_ASSERT(got.out == want.replaced);
+  });
+}
+
+// 1. Round trip text: text from the encoding's repertoire encodes, and
+// decodes back to itself unless it holds a code point of the enumerated
+// one-way mappings; then it decodes to what the model's tables say.
+TEST_P(Props, RoundTripText) {
+  const Codec& c = codec();
+  const harness::TableModel& m = harness::model(c.encoding());
+  const harness::Repertoire& rep = harness::repertoire(c.encoding());
+  for_each_kernel("round trip text", [&] {
+    const std::string text = *text_in(c.encoding());
+    const Converted bytes = convert(c, false, text, ErrorMode::Strict);
+    RC_ASSERT(bytes.r.ok());
+    const Converted back = convert(c, true, bytes.out, ErrorMode::Strict);
+    bool one_way = false;
+    for (std::uint32_t cp : harness::code_points_of(text)) one_way = one_way || rep.one_way.count(cp);
+    if (!one_way) {
+      RC_ASSERT(back.r.ok());
+      RC_ASSERT(back.out == text);
+    } else {
+      const harness::ClientRun enc = m.client_encode(text);
+      RC_ASSERT(enc.strict.ok());
+      expect_agree(m.client_decode(enc.strict.output).strict, from_result(back.r, back.out));
+    }
+  });
+}
+
+// 2. Round trip bytes: well-formed, mapped bytes decode, and encode back to
+// themselves unless they hold an enumerated non-injective code or two
+// characters whose code points form a combined character; then they encode
+// to what the model says.
+TEST_P(Props, RoundTripBytes) {
+  const Codec& c = codec();
+  const harness::TableModel& m = harness::model(c.encoding());
+  const harness::Repertoire& rep = harness::repertoire(c.encoding());
+  const bool identity = c.encoding() == Encoding::UTF8 || c.encoding() == Encoding::SQL_ASCII;
+  for_each_kernel("round trip bytes", [&] {
+    const std::string bytes = *valid_bytes_in(c.encoding());
+    const Converted text = convert(c, true, bytes, ErrorMode::Strict);
+    RC_ASSERT(text.r.ok());
+    bool exception = false;
+    std::uint32_t last = 0;
+    for (std::size_t i = 0; i < bytes.size() && !identity;) {
+      const std::size_t n = harness::well_formed_length(c.encoding(), std::string_view(bytes).substr(i));
+      RC_ASSERT(n > 0);
+      const std::uint32_t code = detail::code_of(std::string_view(bytes).substr(i, n));
+      const auto cps = m.decode_code(code);
+      RC_ASSERT(cps.has_value() || code < 0x80);
+      const std::uint32_t first = cps ? cps->first : code;
+      exception = exception || rep.non_injective.count(code) ||
+                  (last && m.encode_pair(last, first).has_value());
+      last = cps ? (cps->second ? cps->second : cps->first) : code;
+      i += n;
+    }
+    const Converted back = convert(c, false, text.out, ErrorMode::Strict);
+    if (!exception) {
+      RC_ASSERT(back.r.ok());
+      RC_ASSERT(back.out == bytes);
+    } else {
+      expect_agree(m.client_encode(text.out).strict, from_result(back.r, back.out));
+    }
+  });
+}
 
 // 6. Paths: the cached codec, find_codec, the by-name functions and the C
 // API give the same outcome.
@@ -163,7 +312,8 @@ TEST_P(Props, StreamingEqualsOneShot) {
 }
 
 // 8. Errors: check_decode / check_encode report, in order, the errors that
-// strict conversion finds when restarted after each error's skip.
+// strict conversion finds when restarted after each error's skip, and they
+// are the model's.
 TEST_P(Props, CheckEqualsRepeatedStrictConversion) {
   const Codec& c = codec();
   for_each_kernel("check", [&] {
@@ -188,6 +338,17 @@ TEST_P(Props, CheckEqualsRepeatedStrictConversion) {
       at = r.error.offset + r.error.skip;
     }
     RC_ASSERT(reported.size() == expected.size());
+    // ... and they are the model's, each with its skip.
+    const harness::TableModel& m = harness::model(c.encoding());
+    const harness::ClientRun want = decoding ? m.client_decode(in) : m.client_encode(in);
+    RC_ASSERT(want.errors.size() == reported.size());
+    for (std::size_t i = 0; i < reported.size(); ++i) {
+      Result b;
+      b.status = Status::Error;
+      b.error = reported[i];
+      expect_agree(want.errors[i].outcome, from_result(b, {}));
+      RC_ASSERT(want.errors[i].skip == reported[i].skip);
+    }
     for (std::size_t i = 0; i < expected.size(); ++i) {
       Result a, b;
       a.status = b.status = Status::Error;

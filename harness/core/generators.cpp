@@ -1,7 +1,13 @@
 #include "core/generators.hpp"
 
+#include <array>
+#include <memory>
+#include <mutex>
+
+#include "core/model.hpp"
+
 #include "core/text.hpp"
-#include "rules/grammar.hpp"
+#include "core/byte_rules.hpp"
 #include "tables/table.hpp"
 
 namespace pgcodec::harness {
@@ -55,8 +61,7 @@ std::vector<std::uint32_t> all_code_points() {
 }
 
 bool single_char(Encoding e, std::string_view s) {
-  auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  return detail::verify_char(e, p, s.size()) == static_cast<int>(s.size());
+  return !s.empty() && well_formed_length(e, s) == s.size();
 }
 
 std::vector<std::string> StringMaker::make(std::mt19937_64& rng, std::size_t n, bool cut) const {
@@ -122,6 +127,112 @@ std::string random_text(std::mt19937& rng, const std::vector<std::uint32_t>& rep
     append_utf8(in, cp);
   }
   return in;
+}
+
+namespace {
+
+constexpr std::size_t kMaxPieces = 4000;
+
+template <class T>
+std::vector<T> spread(const std::vector<T>& all) {
+  if (all.size() <= kMaxPieces) return all;
+  std::vector<T> out;
+  const double step = static_cast<double>(all.size() - 1) / (kMaxPieces - 1);
+  for (std::size_t i = 0; i < kMaxPieces; ++i)
+    out.push_back(all[static_cast<std::size_t>(static_cast<double>(i) * step)]);
+  return out;
+}
+
+std::string code_bytes(std::uint32_t code) {
+  std::string b;
+  detail::append_code(b, code);
+  return b;
+}
+
+Repertoire build(Encoding e) {
+  Repertoire p;
+  const TableModel& m = model(e);
+  const detail::MappingTable& t = *detail::mapping_table(e);
+  std::vector<std::string> chars, text;
+  if (t.kind == detail::TableKind::Identity) {
+    for (std::uint32_t cp : {0xE9u, 0x416u, 0x3042u, 0xFFFDu, 0x10000u, 0x1F600u, 0x10FFFFu})
+      chars.push_back(utf8(cp));
+    text = chars;
+  } else {
+    for (const auto& [code, cp] : decoded_codes(t)) {
+      if (code < 0x80) continue;
+      chars.push_back(code_bytes(code));
+      const auto back = m.encode_code_point(cp);
+      if (!back || *back != code) p.non_injective.insert(code);
+    }
+    for (const auto& pr : t.decode_pairs) {
+      chars.push_back(code_bytes(pr.code));
+      text.push_back(utf8(pr.cp1) + utf8(pr.cp2));
+      const auto back = m.encode_pair(pr.cp1, pr.cp2);
+      if (!back || *back != pr.code) p.non_injective.insert(pr.code);
+    }
+    for (const detail::Run& r : t.encode)
+      for (std::uint32_t k = 0; k < r.length; ++k) {
+        const std::uint32_t cp = r.cp + k;
+        if (cp >= 0x80) text.push_back(utf8(cp));
+        const auto back = m.decode_code(r.code + k);
+        if (!back || back->first != cp || back->second) p.one_way.insert(cp);
+        if (!single_char(e, code_bytes(r.code + k))) p.writes_ill_formed.insert(cp);
+      }
+    for (const detail::Pair& pr : t.encode_pairs) {
+      const auto back = m.decode_code(pr.code);
+      if (!back || back->first != pr.cp1 || back->second != pr.cp2) {
+        p.one_way.insert(pr.cp1);
+        p.one_way.insert(pr.cp2);
+      }
+    }
+    for (const detail::LinearRun& r : t.encode_linear)
+      for (std::uint32_t k = 0; k < r.length; k += 97) text.push_back(utf8(r.cp + k));
+    for (const detail::Pair& pr : t.encode_pairs)
+      if (!single_char(e, code_bytes(pr.code))) {
+        p.writes_ill_formed.insert(pr.cp1);
+        p.writes_ill_formed.insert(pr.cp2);
+      }
+  }
+  p.chars = spread(chars);
+  p.text = spread(text);
+  // Well-formed characters without a mapping: single high bytes and
+  // two-byte codes the model does not decode (only some encodings have them).
+  for (std::uint32_t b = 0x80; b < 0x100 && p.unmapped.size() < 64; ++b) {
+    const std::string s(1, static_cast<char>(b));
+    if (single_char(e, s) && !m.decode_code(b)) p.unmapped.push_back(s);
+  }
+  for (std::uint32_t code = 0x8140; code < 0xFFFF && p.unmapped.size() < 128; code += 7) {
+    const std::string s = code_bytes(code);
+    if (single_char(e, s) && !m.decode_code(code)) p.unmapped.push_back(s);
+  }
+  for (std::uint32_t cp : {0x20ACu, 0x3042u, 0x4E00u, 0xAC00u, 0x1F600u, 0x10FFFFu, 0xE000u, 0x0100u})
+    if (!m.encode_code_point(cp)) p.foreign.push_back(utf8(cp));
+  return p;
+}
+
+}  // namespace
+
+const Repertoire& repertoire(Encoding e) {
+  static std::array<std::unique_ptr<Repertoire>, encoding_count> all;
+  static std::array<std::once_flag, encoding_count> once;
+  const auto i = static_cast<std::size_t>(to_int(e));
+  std::call_once(once[i], [&] { all[i] = std::make_unique<Repertoire>(build(e)); });
+  return *all[i];
+}
+
+const std::vector<std::string>& malformed_utf8() {
+  static const std::vector<std::string> v = {
+      "\xC0\x80", "\xC1\xBF",                  // overlong 2-byte
+      "\xE0\x80\x80", "\xE0\x9F\xBF",          // overlong 3-byte
+      "\xF0\x80\x80\x80", "\xF0\x8F\xBF\xBF",  // overlong 4-byte
+      "\xED\xA0\x80", "\xED\xBF\xBF",          // surrogates
+      "\xF4\x90\x80\x80", "\xF5\x80\x80\x80", "\xF8", "\xFF",  // above U+10FFFF, bad leads
+      "\x80", "\xBF", "\x80\x80",              // stray continuation bytes
+      "\xC3", "\xE3\x81", "\xF0\x9F\x98",      // truncated
+      std::string(1, '\0'),                    // NUL
+  };
+  return v;
 }
 
 }  // namespace pgcodec::harness

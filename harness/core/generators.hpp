@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <random>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,5 +40,29 @@ std::string random_bytes(std::mt19937& rng, const std::vector<std::uint32_t>& ch
 // letters, code points from `repertoire` (not empty), and now and then any
 // code point.
 std::string random_text(std::mt19937& rng, const std::vector<std::uint32_t>& repertoire, std::size_t max_chars);
+
+// What the property suites and fuzzers make strings of, per encoding, from
+// its tables (built once per encoding, at most a few thousand of each kind,
+// spread over the table so row boundaries and the largest codes are in).
+struct Repertoire {
+  std::vector<std::string> chars;     // non-ASCII characters with a mapping, as bytes
+  std::vector<std::string> unmapped;  // well-formed characters without one (may be empty)
+  std::vector<std::string> text;      // UTF-8 of non-ASCII code points (and combined pairs) it encodes
+  std::vector<std::string> foreign;   // UTF-8 of code points it cannot encode
+  // The round-trip exceptions, enumerated from the whole table: code points
+  // whose code decodes to something else (members of such pairs too), and
+  // byte codes that encode back to another code or not at all.
+  std::set<std::uint32_t> one_way;
+  std::set<std::uint32_t> non_injective;
+  // Code points PostgreSQL writes as bytes its own rules reject (EUC_TW's
+  // CNS planes above 7, for one): a subset of one_way.
+  std::set<std::uint32_t> writes_ill_formed;
+};
+const Repertoire& repertoire(Encoding e);
+
+// Every class of malformed UTF-8, to put inside otherwise valid text:
+// overlong 2-, 3- and 4-byte forms, surrogates, above U+10FFFF, bad lead
+// bytes, stray continuation bytes, truncated characters, NUL.
+const std::vector<std::string>& malformed_utf8();
 
 }  // namespace pgcodec::harness
