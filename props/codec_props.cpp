@@ -455,6 +455,79 @@ TEST_P(Props, SmallBuffersGivePrefixes) {
   });
 }
 
+// 11, continued: the C API with the null pointers and zero capacities
+// pgcodec.h allows (a NULL buffer with length 0) converts exactly as an
+// empty span does; the ones it forbids are PGCODEC_INVALID_ARGUMENT and
+// convert nothing. The sanitize preset runs this too.
+TEST_P(Props, CApiNullsAndZeroCapacities) {
+  const Codec& c = codec();
+  const std::string name(c.name());
+  const pgcodec_codec* cc = pgcodec_find(name.c_str());
+  ASSERT_NE(cc, nullptr);
+  for_each_kernel("c api nulls", [&] {
+    const bool decoding = *rc::gen::arbitrary<bool>();
+    const int mode = *rc::gen::element(PGCODEC_STRICT, PGCODEC_REPLACE);
+    const std::string in = decoding ? *bytes_in(c.encoding()) : *utf8_for(c.encoding());
+    auto call = [&](const pgcodec_codec* k, const char* data, std::size_t len, char* out, std::size_t cap) {
+      return decoding ? pgcodec_decode(k, data, len, out, cap, mode) : pgcodec_encode(k, data, len, out, cap, mode);
+    };
+    // Empty input with no buffer.
+    pgcodec_result r = call(cc, nullptr, 0, nullptr, 0);
+    RC_ASSERT(r.status == PGCODEC_OK);
+    RC_ASSERT(r.consumed == 0u);
+    RC_ASSERT(r.written == 0u);
+    // No output space: the C++ API's answer for an empty span.
+    r = call(cc, in.data(), in.size(), nullptr, 0);
+    const ErrorMode m = mode == PGCODEC_STRICT ? ErrorMode::Strict : ErrorMode::Replace;
+    const Result want = decoding ? c.decode(in, std::span<char>{}, m) : c.encode(in, std::span<char>{}, m);
+    RC_ASSERT(static_cast<int>(r.status) == static_cast<int>(want.status));
+    RC_ASSERT(r.consumed == want.consumed);
+    RC_ASSERT(r.written == 0u);
+    if (want.status == Status::Error) expect_agree(from_result(want, {}), from_result(from_c(r), {}));
+    // What the header forbids.
+    char one = 'x';
+    for (const pgcodec_result& bad : {call(nullptr, in.data(), in.size(), &one, 1),
+                                      call(cc, nullptr, in.size() + 1, &one, 1),
+                                      call(cc, in.data(), in.size(), nullptr, 1)}) {
+      RC_ASSERT(bad.status == PGCODEC_INVALID_ARGUMENT);
+      RC_ASSERT(bad.consumed == 0u);
+      RC_ASSERT(bad.written == 0u);
+    }
+    RC_ASSERT(one == 'x');
+    // Sizes and lengths.
+    std::size_t size = 0;
+    RC_ASSERT(pgcodec_max_decoded_size(cc, in.size(), nullptr) == -1);
+    RC_ASSERT(pgcodec_max_encoded_size(nullptr, in.size(), &size) == -1);
+    RC_ASSERT(pgcodec_char_length(cc, nullptr, 0, 0) == 0u);
+    RC_ASSERT(pgcodec_char_length(cc, in.data(), in.size(), in.size()) == 0u);
+    // A message into no buffer reports its length, as snprintf does.
+    std::vector<char> out(std::max<std::size_t>(
+        decoding ? *c.max_decoded_size(in.size()) : *c.max_encoded_size(in.size()), 1));
+    r = call(cc, in.data(), in.size(), out.data(), out.size());
+    const std::size_t len = pgcodec_error_message(&r, nullptr, 0);
+    if (r.status == PGCODEC_ERROR) {
+      RC_ASSERT(len == from_c(r).error.message().size());
+      RC_ASSERT(static_cast<bool>(pgcodec_error_sqlstate(&r)));
+    } else {
+      RC_ASSERT(len == 0u);
+      RC_ASSERT(!pgcodec_error_sqlstate(&r));
+    }
+    // A stream fed nothing into no buffer.
+    if (decoding) {
+      pgcodec_stream* st = pgcodec_stream_new(cc, mode);
+      RC_ASSERT(static_cast<bool>(st));
+      const pgcodec_result f = pgcodec_stream_feed(st, nullptr, 0, nullptr, 0);
+      const pgcodec_result e = pgcodec_stream_finish(st, nullptr, 0);
+      pgcodec_stream_free(st);
+      RC_ASSERT(f.status == PGCODEC_OK);
+      RC_ASSERT(e.status == PGCODEC_OK);
+      RC_ASSERT(f.written + e.written == 0u);
+      RC_ASSERT(pgcodec_stream_feed(nullptr, in.data(), in.size(), out.data(), out.size()).status ==
+                PGCODEC_INVALID_ARGUMENT);
+    }
+  });
+}
+
 std::vector<Encoding> all_encodings() {
   std::vector<Encoding> v;
   for (const EncodingInfo& i : encodings()) v.push_back(i.id);
