@@ -32,7 +32,8 @@ rc::Gen<std::string> valid_bytes_in(Encoding e) {
   const harness::Repertoire& p = harness::repertoire(e);
   return concat(rc::gen::weightedOneOf<std::string>({
       {3, ascii_run()},
-      {6, one_of(p.chars, "a")},
+      {4, one_of(p.chars, "a")},
+      {2, one_of(p.chars_edges, "a")},
   }));
 }
 
@@ -43,7 +44,8 @@ rc::Gen<std::string> bytes_in(Encoding e) {
   });
   return concat(rc::gen::weightedOneOf<std::string>({
       {3, ascii_run()},
-      {6, one_of(p.chars, "a")},
+      {4, one_of(p.chars, "a")},
+      {2, one_of(p.chars_edges, "a")},
       {1, one_of(p.unmapped, "\x80")},
       {1, rc::gen::map(rc::gen::inRange<int>(0x80, 0x100),
                        [](int b) { return std::string(1, static_cast<char>(b)); })},
@@ -56,7 +58,8 @@ rc::Gen<std::string> utf8_for(Encoding e) {
   const harness::Repertoire& p = harness::repertoire(e);
   return concat(rc::gen::weightedOneOf<std::string>({
       {3, ascii_run()},
-      {6, one_of(p.text, "a")},
+      {4, one_of(p.text, "a")},
+      {2, one_of(p.text_edges, "a")},
       {1, one_of(p.foreign, "a")},
       {1, rc::gen::elementOf(harness::malformed_utf8())},
   }));
@@ -66,7 +69,8 @@ rc::Gen<std::string> text_in(Encoding e) {
   const harness::Repertoire& p = harness::repertoire(e);
   return concat(rc::gen::weightedOneOf<std::string>({
       {3, ascii_run()},
-      {6, one_of(p.text, "a")},
+      {4, one_of(p.text, "a")},
+      {2, one_of(p.text_edges, "a")},
   }));
 }
 

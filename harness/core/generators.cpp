@@ -155,9 +155,15 @@ Repertoire build(Encoding e) {
   const detail::MappingTable& t = *detail::mapping_table(e);
   std::vector<std::string> chars, text;
   if (t.kind == detail::TableKind::Identity) {
-    for (std::uint32_t cp : {0xE9u, 0x416u, 0x3042u, 0xFFFDu, 0x10000u, 0x1F600u, 0x10FFFFu})
-      chars.push_back(utf8(cp));
+    // UTF-8 itself: code points spread over the whole range, and the ends of
+    // every length class and of the surrogate gap as edges.
+    for (std::uint32_t cp : all_code_points())
+      if (cp >= 0x80) chars.push_back(utf8(cp));
+    for (std::uint32_t cp : {0x80u, 0x7FFu, 0x800u, 0xFFFu, 0x1000u, 0xD7FFu, 0xE000u, 0xFFFDu, 0xFFFFu,
+                             0x10000u, 0x3FFFFu, 0x40000u, 0xFFFFFu, 0x100000u, 0x10FFFFu})
+      p.chars_edges.push_back(utf8(cp));
     text = chars;
+    p.text_edges = p.chars_edges;
   } else {
     for (const auto& [code, cp] : decoded_codes(t)) {
       if (code < 0x80) continue;
@@ -196,6 +202,32 @@ Repertoire build(Encoding e) {
   }
   p.chars = spread(chars);
   p.text = spread(text);
+  if (t.kind != detail::TableKind::Identity) {
+    std::set<std::uint32_t> codes, cps;
+    auto both_ends = [](std::set<std::uint32_t>& into, std::uint32_t first, std::uint32_t length) {
+      into.insert(first);
+      into.insert(first + length - 1);
+    };
+    for (const detail::Run& r : t.decode) both_ends(codes, r.code, r.length);
+    for (const detail::LinearRun& r : t.decode_linear) {
+      codes.insert(detail::gb18030_code(r.linear));
+      codes.insert(detail::gb18030_code(r.linear + r.length - 1));
+    }
+    for (const detail::Pair& pr : t.decode_pairs) codes.insert(pr.code);
+    for (const auto& [code, cp] : decoded_codes(t))
+      if ((code & 0xFF) == 0x5C && code > 0xFF) codes.insert(code);
+    codes.insert(p.non_injective.begin(), p.non_injective.end());
+    for (const detail::Run& r : t.encode) both_ends(cps, r.cp, r.length);
+    for (const detail::LinearRun& r : t.encode_linear) both_ends(cps, r.cp, r.length);
+    cps.insert(p.one_way.begin(), p.one_way.end());
+    for (std::uint32_t code : codes)
+      if (code >= 0x80 && m.decode_code(code)) p.chars_edges.push_back(code_bytes(code));
+    for (std::uint32_t cp : cps)
+      if (cp >= 0x80 && m.encode_code_point(cp)) p.text_edges.push_back(utf8(cp));
+    for (const detail::Pair& pr : t.encode_pairs) p.text_edges.push_back(utf8(pr.cp1) + utf8(pr.cp2));
+    p.chars_edges = spread(p.chars_edges);
+    p.text_edges = spread(p.text_edges);
+  }
   // Well-formed characters without a mapping: single high bytes and
   // two-byte codes the model does not decode (only some encodings have them).
   for (std::uint32_t b = 0x80; b < 0x100 && p.unmapped.size() < 64; ++b) {

@@ -49,6 +49,12 @@ struct Repertoire {
   std::vector<std::string> unmapped;  // well-formed characters without one (may be empty)
   std::vector<std::string> text;      // UTF-8 of non-ASCII code points (and combined pairs) it encodes
   std::vector<std::string> foreign;   // UTF-8 of code points it cannot encode
+  // Where bugs live, drawn more often than the rest: the first and last
+  // code of every run, codes whose trail byte is ASCII's backslash, combined
+  // pairs, the exceptions below and the largest codes (chars_edges as bytes,
+  // text_edges as UTF-8).
+  std::vector<std::string> chars_edges;
+  std::vector<std::string> text_edges;
   // The round-trip exceptions, enumerated from the whole table: code points
   // whose code decodes to something else (members of such pairs too), and
   // byte codes that encode back to another code or not at all.
