@@ -72,6 +72,12 @@ Converted convert(const Codec& c, bool decoding, std::string_view in, ErrorMode 
   return {r, std::string(out.data(), r.written)};
 }
 
+// Logs the input with the counterexample, in hex with the encoding named:
+// "SJIS decode input: 82 a0 41".
+void show_input(const Codec& c, bool decoding, std::string_view in) {
+  RC_LOG() << c.name() << (decoding ? " decode" : " encode") << " input: " << harness::hex_bytes(in) << "\n";
+}
+
 // The code points of the well-formed characters in UTF-8 that may hold
 // malformed sequences.
 std::vector<std::uint32_t> well_formed_code_points(std::string_view s) {
@@ -133,6 +139,7 @@ TEST_P(Props, FastPathEqualsModel) {
   for_each_kernel("model", [&] {
     const bool decoding = *rc::gen::arbitrary<bool>();
     const std::string in = decoding ? *bytes_in(c.encoding()) : *utf8_for(c.encoding());
+    show_input(c, decoding, in);
     const harness::ClientRun want = decoding ? m.client_decode(in) : m.client_encode(in);
     const Converted got = convert(c, decoding, in, ErrorMode::Strict);
     RC_ASSERT(got.r.status != Status::OutputFull);
@@ -155,6 +162,7 @@ TEST_P(Props, ReplaceReplacesWhatCheckReports) {
   for_each_kernel("replace", [&] {
     const bool decoding = *rc::gen::arbitrary<bool>();
     const std::string in = decoding ? *bytes_in(c.encoding()) : *utf8_for(c.encoding());
+    show_input(c, decoding, in);
     const Converted got = convert(c, decoding, in, ErrorMode::Replace);
     RC_ASSERT(got.r.status == Status::Ok);
     RC_ASSERT(got.r.consumed == in.size());
@@ -183,6 +191,7 @@ TEST_P(Props, RoundTripText) {
   const harness::Repertoire& rep = harness::repertoire(c.encoding());
   for_each_kernel("round trip text", [&] {
     const std::string text = *text_in(c.encoding());
+    show_input(c, false, text);
     const Converted bytes = convert(c, false, text, ErrorMode::Strict);
     RC_ASSERT(bytes.r.ok());
     const Converted back = convert(c, true, bytes.out, ErrorMode::Strict);
@@ -210,6 +219,7 @@ TEST_P(Props, RoundTripBytes) {
   const bool identity = c.encoding() == Encoding::UTF8 || c.encoding() == Encoding::SQL_ASCII;
   for_each_kernel("round trip bytes", [&] {
     const std::string bytes = *valid_bytes_in(c.encoding());
+    show_input(c, true, bytes);
     const Converted text = convert(c, true, bytes, ErrorMode::Strict);
     RC_ASSERT(text.r.ok());
     bool exception = false;
@@ -243,7 +253,9 @@ TEST_P(Props, PathsAgree) {
   const std::string name(c.name());
   for_each_kernel("paths", [&] {
     const std::string in = *bytes_in(c.encoding());
+    show_input(c, true, in);
     const std::string text = *utf8_for(c.encoding());
+    show_input(c, false, text);
     const Outcome cached = decode(c, in);
     expect_agree(cached, decode(*find_codec(name), in));
     std::vector<char> out(std::max<std::size_t>(*c.max_decoded_size(in.size()), 1));
@@ -268,6 +280,7 @@ TEST_P(Props, StreamingEqualsOneShot) {
   const Codec& c = codec();
   for_each_kernel("streaming", [&] {
     const std::string in = *bytes_in(c.encoding());
+    show_input(c, true, in);
     const auto mode = *rc::gen::element(ErrorMode::Strict, ErrorMode::Replace);
     const int fixed = *rc::gen::element(1, 2, 3, 7, 0);  // 0: random sizes
     std::vector<char> whole(std::max<std::size_t>(*c.max_decoded_size(in.size()), 1));
@@ -319,6 +332,7 @@ TEST_P(Props, CheckEqualsRepeatedStrictConversion) {
   for_each_kernel("check", [&] {
     const bool decoding = *rc::gen::arbitrary<bool>();
     const std::string in = decoding ? *bytes_in(c.encoding()) : *utf8_for(c.encoding());
+    show_input(c, decoding, in);
     std::vector<Error> reported;
     if (decoding)
       c.for_each_decode_error(in, [&](const Error& e) { reported.push_back(e); });
@@ -366,6 +380,7 @@ TEST_P(Props, CharLengthFindsCharacterStarts) {
   const Codec& c = codec();
   for_each_kernel("boundaries", [&] {
     const std::string in = *valid_bytes_in(c.encoding());
+    show_input(c, true, in);
     const Outcome whole = decode(c, in);
     RC_ASSERT(whole.ok());
     if (c.encoding() == Encoding::SQL_ASCII) {
@@ -398,6 +413,7 @@ TEST_P(Props, KernelsAgree) {
     const bool decoding = *rc::gen::arbitrary<bool>();
     const auto mode = *rc::gen::element(ErrorMode::Strict, ErrorMode::Replace);
     const std::string in = decoding ? *bytes_in(c.encoding()) : *utf8_for(c.encoding());
+    show_input(c, decoding, in);
     std::optional<std::string> first_out;
     std::optional<Outcome> first;
     for (const kernels::Kernel& k : kernels::available()) {
@@ -429,6 +445,7 @@ TEST_P(Props, SmallBuffersGivePrefixes) {
     const bool decoding = *rc::gen::arbitrary<bool>();
     const auto mode = *rc::gen::element(ErrorMode::Strict, ErrorMode::Replace);
     const std::string in = decoding ? *bytes_in(c.encoding()) : *utf8_for(c.encoding());
+    show_input(c, decoding, in);
     const std::size_t cap =
         decoding ? *c.max_decoded_size(in.size()) : *c.max_encoded_size(in.size());
     std::vector<char> full(std::max<std::size_t>(cap, 1));
@@ -468,6 +485,7 @@ TEST_P(Props, CApiNullsAndZeroCapacities) {
     const bool decoding = *rc::gen::arbitrary<bool>();
     const int mode = *rc::gen::element(PGCODEC_STRICT, PGCODEC_REPLACE);
     const std::string in = decoding ? *bytes_in(c.encoding()) : *utf8_for(c.encoding());
+    show_input(c, decoding, in);
     auto call = [&](const pgcodec_codec* k, const char* data, std::size_t len, char* out, std::size_t cap) {
       return decoding ? pgcodec_decode(k, data, len, out, cap, mode) : pgcodec_encode(k, data, len, out, cap, mode);
     };
