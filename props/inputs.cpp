@@ -37,6 +37,17 @@ rc::Gen<std::string> valid_bytes_in(Encoding e) {
   }));
 }
 
+rc::Gen<std::string> well_formed_bytes_in(Encoding e) {
+  const harness::Repertoire& p = harness::repertoire(e);
+  return concat(rc::gen::weightedOneOf<std::string>({
+      {3, ascii_run()},
+      {3, one_of(p.chars, "a")},
+      {1, one_of(p.chars_edges, "a")},
+      {1, one_of(p.unmapped, "a")},
+      {2, one_of(p.ascii_trails, "a")},
+  }));
+}
+
 rc::Gen<std::string> bytes_in(Encoding e) {
   const harness::Repertoire& p = harness::repertoire(e);
   auto truncated = rc::gen::map(one_of(p.chars, "a"), [](std::string s) {
@@ -47,6 +58,7 @@ rc::Gen<std::string> bytes_in(Encoding e) {
       {4, one_of(p.chars, "a")},
       {2, one_of(p.chars_edges, "a")},
       {1, one_of(p.unmapped, "\x80")},
+      {1, one_of(p.ascii_trails, "\x80")},
       {1, rc::gen::map(rc::gen::inRange<int>(0x80, 0x100),
                        [](int b) { return std::string(1, static_cast<char>(b)); })},
       {1, truncated},

@@ -18,6 +18,9 @@ namespace pgcodec::props {
 rc::Gen<std::string> bytes_in(Encoding e);
 // Bytes in `e` that decode without error (ASCII and mapped characters).
 rc::Gen<std::string> valid_bytes_in(Encoding e);
+// Well-formed bytes in `e`, mapped or not: valid_bytes_in's pieces, the
+// unmapped characters and the two-byte characters with an ASCII trail byte.
+rc::Gen<std::string> well_formed_bytes_in(Encoding e);
 // UTF-8 text for encoding into `e`: its repertoire, code points it lacks and
 // every class of malformed UTF-8 at any position.
 rc::Gen<std::string> utf8_for(Encoding e);

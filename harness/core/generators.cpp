@@ -238,6 +238,11 @@ Repertoire build(Encoding e) {
     const std::string s = code_bytes(code);
     if (single_char(e, s) && !m.decode_code(code)) p.unmapped.push_back(s);
   }
+  for (std::uint32_t lead = 0x80; lead < 0x100; ++lead)
+    for (std::uint32_t trail : {0x22u, 0x27u, 0x5Cu}) {
+      const std::string s = code_bytes((lead << 8) | trail);
+      if (single_char(e, s)) p.ascii_trails.push_back(s);
+    }
   for (std::uint32_t cp : {0x20ACu, 0x3042u, 0x4E00u, 0xAC00u, 0x1F600u, 0x10FFFFu, 0xE000u, 0x0100u})
     if (!m.encode_code_point(cp)) p.foreign.push_back(utf8(cp));
   return p;

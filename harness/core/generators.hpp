@@ -55,6 +55,10 @@ struct Repertoire {
   // text_edges as UTF-8).
   std::vector<std::string> chars_edges;
   std::vector<std::string> text_edges;
+  // Well-formed two-byte characters, mapped or not, whose trail byte is
+  // ASCII's '"', '\'' or '\\' (SJIS, BIG5, GBK, UHC, GB18030): where a
+  // byte-wise scanner goes wrong.
+  std::vector<std::string> ascii_trails;
   // The round-trip exceptions, enumerated from the whole table: code points
   // whose code decodes to something else (members of such pairs too), and
   // byte codes that encode back to another code or not at all.
