@@ -59,6 +59,7 @@ rc::Gen<std::string> bytes_in(Encoding e) {
       {2, one_of(p.chars_edges, "a")},
       {1, one_of(p.unmapped, "\x80")},
       {1, one_of(p.ascii_trails, "\x80")},
+      {1, one_of(p.grammar_edges, "\x80")},
       {1, rc::gen::map(rc::gen::inRange<int>(0x80, 0x100),
                        [](int b) { return std::string(1, static_cast<char>(b)); })},
       {1, truncated},
@@ -74,6 +75,7 @@ rc::Gen<std::string> utf8_for(Encoding e) {
       {2, one_of(p.text_edges, "a")},
       {1, one_of(p.foreign, "a")},
       {1, rc::gen::elementOf(harness::malformed_utf8())},
+      {1, one_of(p.utf8_edges, "\x80")},
   }));
 }
 

@@ -4,6 +4,7 @@
 #include <bitset>
 #include <cstdint>
 #include <mutex>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -117,6 +118,37 @@ std::size_t well_formed_length(Encoding e, std::string_view s) noexcept {
   for (const Pattern& p : grammar(e).chars)
     if (matches(p, s)) return p.size();
   return 0;
+}
+
+std::vector<std::string> grammar_edges(Encoding e) {
+  std::set<std::string> out;
+  for (const Pattern& p : grammar(e).chars) {
+    for (std::size_t k = 0; k < p.size(); ++k) {
+      std::vector<int> values;  // the ends of each range at k, and just past them
+      for (int b = 0; b < 256; ++b) {
+        const bool in = p[k].test(static_cast<std::size_t>(b));
+        const bool before = b > 0 && p[k].test(static_cast<std::size_t>(b - 1));
+        const bool after = b < 255 && p[k].test(static_cast<std::size_t>(b + 1));
+        if (in && (!before || !after)) values.push_back(b);
+        if (!in && (before || after)) values.push_back(b);
+      }
+      for (bool last : {false, true})
+        for (int v : values) {
+          std::string s;
+          for (std::size_t j = 0; j < p.size(); ++j) {
+            int b = v;
+            if (j != k) {
+              b = -1;
+              for (int x = 0; x < 256; ++x)
+                if (p[j].test(static_cast<std::size_t>(x)) && (b < 0 || last)) b = x;
+            }
+            s.push_back(static_cast<char>(b));
+          }
+          out.insert(s);
+        }
+    }
+  }
+  return {out.begin(), out.end()};
 }
 
 std::size_t well_formed_prefix(Encoding e, std::string_view s) noexcept {

@@ -8,7 +8,9 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "pgcodec/encoding.hpp"
 
@@ -24,6 +26,12 @@ std::size_t well_formed_length(Encoding e, std::string_view s) noexcept;
 // 0 when there is none): how many bytes an error message quotes, before
 // the cap at the bytes left and at 8; 1 for SQL_ASCII.
 std::size_t lead_length(Encoding e, std::string_view s) noexcept;
+
+// For the generators: sequences at the edges of each character pattern,
+// one position at a range's end or just past it (lo - 1, lo, hi, hi + 1),
+// the others at the first or last value of theirs. Valid and invalid ones
+// alike: where a range check off by one shows.
+std::vector<std::string> grammar_edges(Encoding e);
 
 // How many leading bytes of `s` are well-formed characters of `e`
 // (PostgreSQL's verifystr): s.size() when all are.

@@ -238,6 +238,8 @@ Repertoire build(Encoding e) {
     const std::string s = code_bytes(code);
     if (single_char(e, s) && !m.decode_code(code)) p.unmapped.push_back(s);
   }
+  p.grammar_edges = grammar_edges(e == Encoding::SQL_ASCII ? Encoding::UTF8 : e);
+  p.utf8_edges = grammar_edges(Encoding::UTF8);
   for (std::uint32_t lead = 0x80; lead < 0x100; ++lead)
     for (std::uint32_t trail : {0x22u, 0x27u, 0x5Cu}) {
       const std::string s = code_bytes((lead << 8) | trail);

@@ -59,6 +59,11 @@ struct Repertoire {
   // ASCII's '"', '\'' or '\\' (SJIS, BIG5, GBK, UHC, GB18030): where a
   // byte-wise scanner goes wrong.
   std::vector<std::string> ascii_trails;
+  // The byte grammar's edges (core/byte_rules.hpp grammar_edges): valid and
+  // invalid sequences at and just past each range of each position, in the
+  // encoding (grammar_edges) and in UTF-8 (utf8_edges, for encoding).
+  std::vector<std::string> grammar_edges;
+  std::vector<std::string> utf8_edges;
   // The round-trip exceptions, enumerated from the whole table: code points
   // whose code decodes to something else (members of such pairs too), and
   // byte codes that encode back to another code or not at all.
