@@ -1,0 +1,425 @@
+#include "core/checks.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "core/byte_rules.hpp"
+#include "core/generators.hpp"
+#include "core/model.hpp"
+#include "core/outcome.hpp"
+#include "core/text.hpp"
+#include "pgcodec/pgcodec.h"
+#include "pgcodec/stream.hpp"
+#include "tables/table.hpp"
+
+namespace pgcodec::harness {
+namespace {
+
+// "harness/core/checks.cpp:123: got.out == want.replaced" and what is known besides.
+std::string failure(int line, const char* what, const std::string& detail = {}) {
+  std::string s = "harness/core/checks.cpp:" + std::to_string(line) + ": " + what;
+  if (!detail.empty()) s += " (" + detail + ")";
+  return s;
+}
+
+#define PGCODEC_EXPECT(cond, ...)                                      \
+  do {                                                                 \
+    if (!(cond)) return failure(__LINE__, #cond __VA_OPT__(, ) __VA_ARGS__); \
+  } while (0)
+
+#define PGCODEC_EXPECT_AGREE(want, got)                                                       \
+  do {                                                                                        \
+    const Category category_ = classify(want, got);                                           \
+    if (category_ != Category::Agree)                                                         \
+      return failure(__LINE__, to_string(category_), describe(want) + " vs " + describe(got)); \
+  } while (0)
+
+#define PGCODEC_EXPECT_BYTES(want, got)                                                              \
+  do {                                                                                               \
+    if ((want) != (got)) return failure(__LINE__, #want " == " #got, hex_bytes(want) + " vs " + hex_bytes(got)); \
+  } while (0)
+
+std::size_t capacity(const Codec& c, bool decoding, std::size_t n) {
+  return std::max<std::size_t>(decoding ? *c.max_decoded_size(n) : *c.max_encoded_size(n), 1);
+}
+
+// One conversion into a buffer of max_*_size bytes: the result and what it wrote.
+struct Converted {
+  Result r;
+  std::string out;
+  bool overrun = false;  // wrote or counted more than the buffer holds
+};
+Converted convert(const Codec& c, bool decoding, std::string_view in, ErrorMode mode) {
+  std::vector<char> out(capacity(c, decoding, in.size()));
+  const Result r = decoding ? c.decode(in, out, mode) : c.encode(in, out, mode);
+  Converted x{r, std::string(out.data(), std::min(r.written, out.size()))};
+  x.overrun = r.written > out.size();
+  return x;
+}
+Outcome outcome(const Converted& x) { return from_result(x.r, x.out); }
+
+// The C API's result as a pgcodec::Result, for from_result().
+Result from_c(const pgcodec_result& r) {
+  Result x;
+  x.consumed = r.consumed;
+  x.written = r.written;
+  x.status = static_cast<Status>(r.status);
+  if (x.status == Status::Error) {
+    x.error.kind = static_cast<ErrorKind>(r.error_kind);
+    x.error.encoding = static_cast<Encoding>(r.error_encoding);
+    x.error.target = static_cast<Encoding>(r.error_target);
+    x.error.offset = r.error_offset;
+    x.error.length = static_cast<std::uint8_t>(r.error_length);
+    x.error.skip = static_cast<std::uint8_t>(r.error_skip);
+    std::memcpy(x.error.bytes.data(), r.error_bytes, sizeof r.error_bytes);
+  }
+  return x;
+}
+
+Outcome error_outcome(const Error& e) {
+  Result r;
+  r.status = Status::Error;
+  r.error = e;
+  return from_result(r, {});
+}
+
+ClientRun model_run(const Codec& c, bool decoding, std::string_view in) {
+  const TableModel& m = model(c.encoding());
+  return decoding ? m.client_decode(in) : m.client_encode(in);
+}
+
+// The code points of the well-formed characters of UTF-8 that may hold
+// malformed sequences.
+std::vector<std::uint32_t> well_formed_code_points(std::string_view s) {
+  std::vector<std::uint32_t> cps;
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t n = well_formed_length(Encoding::UTF8, s.substr(i));
+    if (!n) {
+      ++i;
+      continue;
+    }
+    const auto v = code_points_of(s.substr(i, n));
+    cps.insert(cps.end(), v.begin(), v.end());
+    i += n;
+  }
+  return cps;
+}
+
+bool is_identity(const Codec& c) {
+  return c.encoding() == Encoding::UTF8 || c.encoding() == Encoding::SQL_ASCII;
+}
+
+}  // namespace
+
+CheckResult check_round_trip_text(const Codec& c, std::string_view text) {
+  const TableModel& m = model(c.encoding());
+  const Repertoire& rep = repertoire(c.encoding());
+  const Converted bytes = convert(c, false, text, ErrorMode::Strict);
+  PGCODEC_EXPECT(bytes.r.ok(), describe(outcome(bytes)));
+  const Converted back = convert(c, true, bytes.out, ErrorMode::Strict);
+  bool one_way = false;
+  for (std::uint32_t cp : code_points_of(text)) one_way = one_way || rep.one_way.count(cp);
+  if (!one_way) {
+    PGCODEC_EXPECT(back.r.ok(), describe(outcome(back)));
+    PGCODEC_EXPECT_BYTES(back.out, std::string(text));
+    return {};
+  }
+  const ClientRun enc = m.client_encode(text);
+  PGCODEC_EXPECT(enc.strict.ok(), describe(enc.strict));
+  PGCODEC_EXPECT_AGREE(m.client_decode(enc.strict.output).strict, outcome(back));
+  return {};
+}
+
+CheckResult check_round_trip_bytes(const Codec& c, std::string_view bytes, bool must_decode) {
+  const TableModel& m = model(c.encoding());
+  const Repertoire& rep = repertoire(c.encoding());
+  const Converted text = convert(c, true, bytes, ErrorMode::Strict);
+  if (!must_decode && !text.r.ok()) return {};
+  PGCODEC_EXPECT(text.r.ok(), describe(outcome(text)));
+  bool exception = false;
+  std::uint32_t last = 0;
+  for (std::size_t i = 0; i < bytes.size() && !is_identity(c);) {
+    const std::size_t n = well_formed_length(c.encoding(), bytes.substr(i));
+    PGCODEC_EXPECT(n > 0, "decoded, yet not well-formed at byte " + std::to_string(i));
+    const std::uint32_t code = detail::code_of(bytes.substr(i, n));
+    const auto cps = m.decode_code(code);
+    PGCODEC_EXPECT(cps.has_value() || code < 0x80, "decoded, yet unmapped at byte " + std::to_string(i));
+    const std::uint32_t first = cps ? cps->first : code;
+    exception = exception || rep.non_injective.count(code) || (last && m.encode_pair(last, first).has_value());
+    last = cps ? (cps->second ? cps->second : cps->first) : code;
+    i += n;
+  }
+  const Converted back = convert(c, false, text.out, ErrorMode::Strict);
+  if (!exception) {
+    PGCODEC_EXPECT(back.r.ok(), describe(outcome(back)));
+    PGCODEC_EXPECT_BYTES(back.out, std::string(bytes));
+  } else {
+    PGCODEC_EXPECT_AGREE(m.client_encode(text.out).strict, outcome(back));
+  }
+  return {};
+}
+
+CheckResult check_model(const Codec& c, bool decoding, std::string_view in) {
+  const ClientRun want = model_run(c, decoding, in);
+  const Converted got = convert(c, decoding, in, ErrorMode::Strict);
+  PGCODEC_EXPECT(!got.overrun);
+  PGCODEC_EXPECT(got.r.status != Status::OutputFull, "max_*_size too small");
+  PGCODEC_EXPECT_AGREE(want.strict, outcome(got));
+  if (!want.strict.ok()) {
+    PGCODEC_EXPECT_BYTES(got.out, want.before_error);
+    PGCODEC_EXPECT(got.r.consumed == want.consumed,
+                   std::to_string(got.r.consumed) + " vs the model's " + std::to_string(want.consumed));
+  }
+  return {};
+}
+
+CheckResult check_streaming(const Codec& c, std::string_view in, ErrorMode mode,
+                            std::span<const std::size_t> chunks) {
+  std::vector<char> whole(capacity(c, true, in.size()));
+  const Result one = c.decode(in, whole, mode);
+  const Outcome expected = from_result(one, {whole.data(), whole.size()});
+  StreamDecoder s(c, mode);
+  std::string got;
+  Result last;
+  std::size_t at = 0, empty = 0, k = 0;
+  while (at < in.size() && last.status == Status::Ok) {
+    std::size_t n = chunks.empty() ? in.size() : chunks[k++ % chunks.size()];
+    empty = n ? 0 : empty + 1;
+    if (empty > 2) n = 1;
+    const std::string_view chunk = in.substr(at, n);
+    std::vector<char> out(std::max<std::size_t>(*s.output_bound(chunk.size()), 1));
+    last = s.feed(chunk, out);
+    PGCODEC_EXPECT(last.written <= out.size());
+    got.append(out.data(), last.written);
+    at += chunk.size();
+    PGCODEC_EXPECT(got.size() <= whole.size(), "streamed output exceeds max_decoded_size of the input");
+  }
+  if (last.status == Status::Ok) {
+    std::vector<char> out(std::max<std::size_t>(*s.output_bound(0), 16));
+    last = s.finish(out);
+    PGCODEC_EXPECT(last.written <= out.size());
+    got.append(out.data(), last.written);
+  }
+  PGCODEC_EXPECT(last.status != Status::OutputFull);
+  Outcome streamed = from_result(last, {});
+  if (streamed.ok()) streamed.output = got;
+  PGCODEC_EXPECT_AGREE(expected, streamed);
+  // What was written before an error is what one-shot decoding converts before it.
+  if (!expected.ok()) PGCODEC_EXPECT_BYTES(got, std::string(whole.data(), one.written));
+  return {};
+}
+
+CheckResult check_paths(const Codec& c, bool decoding, std::string_view in) {
+  const std::string name(c.name());
+  const Converted cached = convert(c, decoding, in, ErrorMode::Strict);
+  const Codec* found = find_codec(name);
+  PGCODEC_EXPECT(found != nullptr, "find_codec(" + name + ")");
+  PGCODEC_EXPECT_AGREE(outcome(cached), outcome(convert(*found, decoding, in, ErrorMode::Strict)));
+  std::vector<char> out(capacity(c, decoding, in.size()));
+  const Result by_name = decoding ? pgcodec::decode(name, in, out) : pgcodec::encode(name, in, out);
+  PGCODEC_EXPECT_AGREE(outcome(cached), from_result(by_name, {out.data(), out.size()}));
+  const pgcodec_codec* cc = pgcodec_find(name.c_str());
+  PGCODEC_EXPECT(cc != nullptr, "pgcodec_find(" + name + ")");
+  const pgcodec_result r = decoding ? pgcodec_decode(cc, in.data(), in.size(), out.data(), out.size(), PGCODEC_STRICT)
+                                    : pgcodec_encode(cc, in.data(), in.size(), out.data(), out.size(), PGCODEC_STRICT);
+  PGCODEC_EXPECT_AGREE(outcome(cached), from_result(from_c(r), {out.data(), out.size()}));
+  PGCODEC_EXPECT(r.written == cached.r.written && r.consumed == cached.r.consumed);
+  return {};
+}
+
+CheckResult check_replace(const Codec& c, bool decoding, std::string_view in) {
+  const Repertoire& rep = repertoire(c.encoding());
+  const Converted got = convert(c, decoding, in, ErrorMode::Replace);
+  PGCODEC_EXPECT(!got.overrun);
+  PGCODEC_EXPECT(got.r.status == Status::Ok, describe(outcome(got)));
+  PGCODEC_EXPECT(got.r.consumed == in.size());
+  const Encoding rules = decoding || c.encoding() == Encoding::SQL_ASCII ? Encoding::UTF8 : c.encoding();
+  // Unless the text holds a code point PostgreSQL writes as bytes its own
+  // rules reject (enumerated from the tables).
+  bool ill_formed_write = false;
+  if (!decoding)
+    for (std::uint32_t cp : well_formed_code_points(in))
+      ill_formed_write = ill_formed_write || rep.writes_ill_formed.count(cp);
+  if (!ill_formed_write)
+    PGCODEC_EXPECT(well_formed_prefix(rules, got.out) == got.out.size(), "output " + hex_bytes(got.out));
+  const Converted strict = convert(c, decoding, in, ErrorMode::Strict);
+  if (strict.r.ok()) PGCODEC_EXPECT_BYTES(got.out, strict.out);
+  PGCODEC_EXPECT_BYTES(got.out, model_run(c, decoding, in).replaced);
+  return {};
+}
+
+CheckResult check_errors(const Codec& c, bool decoding, std::string_view in) {
+  std::vector<Error> reported;
+  if (decoding)
+    c.for_each_decode_error(in, [&](const Error& e) { reported.push_back(e); });
+  else
+    c.for_each_encode_error(in, [&](const Error& e) { reported.push_back(e); });
+  std::vector<Error> expected;
+  for (std::size_t at = 0; at <= in.size();) {
+    const std::string_view rest = in.substr(at);
+    const Converted x = convert(c, decoding, rest, ErrorMode::Strict);
+    if (x.r.ok()) break;
+    PGCODEC_EXPECT(x.r.status == Status::Error, describe(outcome(x)));
+    Error e = x.r.error;
+    e.offset += at;
+    expected.push_back(e);
+    at = e.offset + e.skip;
+  }
+  PGCODEC_EXPECT(reported.size() == expected.size(),
+                 std::to_string(reported.size()) + " reported, " + std::to_string(expected.size()) + " found");
+  // ... and they are the model's, each with its skip.
+  const ClientRun want = model_run(c, decoding, in);
+  PGCODEC_EXPECT(want.errors.size() == reported.size(),
+                 std::to_string(reported.size()) + " reported, the model " + std::to_string(want.errors.size()));
+  for (std::size_t i = 0; i < reported.size(); ++i) {
+    PGCODEC_EXPECT_AGREE(want.errors[i].outcome, error_outcome(reported[i]));
+    PGCODEC_EXPECT(want.errors[i].skip == reported[i].skip, "error " + std::to_string(i));
+    PGCODEC_EXPECT_AGREE(error_outcome(expected[i]), error_outcome(reported[i]));
+    PGCODEC_EXPECT(expected[i].skip == reported[i].skip, "error " + std::to_string(i));
+  }
+  return {};
+}
+
+CheckResult check_char_length(const Codec& c, std::string_view any) {
+  // PostgreSQL's mblen for SQL_ASCII is one byte, while the client path
+  // validates SQL_ASCII data as UTF-8 (docs/semantics.md).
+  if (c.encoding() == Encoding::SQL_ASCII) {
+    for (std::size_t i = 0; i < any.size(); ++i) PGCODEC_EXPECT(c.char_length(any, i) == 1u);
+    return {};
+  }
+  for (std::size_t i = 0; i < any.size();) {
+    const std::size_t n = well_formed_length(c.encoding(), any.substr(i));
+    if (!n) {  // not well-formed here: only the lead byte's claim is defined
+      ++i;
+      continue;
+    }
+    PGCODEC_EXPECT(c.char_length(any, i) == n, "at byte " + std::to_string(i));
+    i += n;
+  }
+  return {};
+}
+
+CheckResult check_char_pieces(const Codec& c, std::string_view valid) {
+  const Converted whole = convert(c, true, valid, ErrorMode::Strict);
+  if (!whole.r.ok() || c.encoding() == Encoding::SQL_ASCII) return {};
+  std::string pieces;
+  for (std::size_t i = 0; i < valid.size();) {
+    const std::size_t n = c.char_length(valid, i);
+    PGCODEC_EXPECT(n >= 1, "at byte " + std::to_string(i));
+    const Converted one = convert(c, true, valid.substr(i, n), ErrorMode::Strict);
+    PGCODEC_EXPECT(one.r.ok(), "the piece at byte " + std::to_string(i) + ": " + describe(outcome(one)));
+    pieces += one.out;
+    i += n;
+  }
+  PGCODEC_EXPECT_BYTES(pieces, whole.out);
+  return {};
+}
+
+CheckResult check_kernels(const Codec& c, bool decoding, ErrorMode mode, std::string_view in) {
+  const kernels::Kernel& saved = kernels::active();
+  std::optional<Converted> first;
+  std::string first_name;
+  CheckResult failed;
+  for (const kernels::Kernel& k : kernels::available()) {
+    kernels::set_active(k);
+    Converted x = convert(c, decoding, in, mode);
+    if (!first) {
+      first = std::move(x);
+      first_name = k.name;
+      continue;
+    }
+    if (classify(outcome(*first), outcome(x)) != Category::Agree || first->out != x.out) {
+      failed = failure(__LINE__, "kernels differ", first_name + ": " + describe(outcome(*first)) + " " +
+                                                       hex_bytes(first->out) + ", " + k.name + ": " +
+                                                       describe(outcome(x)) + " " + hex_bytes(x.out));
+      break;
+    }
+  }
+  kernels::set_active(saved);
+  return failed;
+}
+
+CheckResult check_buffers(const Codec& c, bool decoding, ErrorMode mode, std::string_view in, std::size_t small) {
+  const Converted all = convert(c, decoding, in, mode);
+  PGCODEC_EXPECT(!all.overrun);
+  PGCODEC_EXPECT(all.r.status != Status::OutputFull, "max_*_size too small");
+  small %= all.r.written + 1;
+  constexpr std::size_t kGuard = 16;
+  std::string seen[2];
+  for (int pass = 0; pass < 2; ++pass) {
+    const char fill = pass ? '\x5A' : '\xA5';
+    std::vector<char> buf(small + kGuard, fill);
+    const std::span<char> out(buf.data(), small);
+    const Result r = decoding ? c.decode(in, out, mode) : c.encode(in, out, mode);
+    PGCODEC_EXPECT(r.written <= small);
+    for (std::size_t i = small; i < buf.size(); ++i) PGCODEC_EXPECT(buf[i] == fill, "wrote past the buffer");
+    PGCODEC_EXPECT_BYTES(std::string(buf.data(), r.written), all.out.substr(0, r.written));
+    if (small < all.r.written) {
+      PGCODEC_EXPECT(r.status == Status::OutputFull || r.status == Status::Error);
+      PGCODEC_EXPECT(r.consumed <= all.r.consumed);
+    }
+    seen[pass].assign(buf.data(), r.written);
+  }
+  PGCODEC_EXPECT_BYTES(seen[0], seen[1]);
+  return {};
+}
+
+CheckResult check_c_api_edges(const Codec& c, bool decoding, ErrorMode mode, std::string_view in) {
+  const std::string name(c.name());
+  const pgcodec_codec* cc = pgcodec_find(name.c_str());
+  PGCODEC_EXPECT(cc != nullptr);
+  const int cmode = mode == ErrorMode::Strict ? PGCODEC_STRICT : PGCODEC_REPLACE;
+  auto call = [&](const pgcodec_codec* k, const char* data, std::size_t len, char* out, std::size_t cap) {
+    return decoding ? pgcodec_decode(k, data, len, out, cap, cmode) : pgcodec_encode(k, data, len, out, cap, cmode);
+  };
+  // Empty input with no buffer.
+  pgcodec_result r = call(cc, nullptr, 0, nullptr, 0);
+  PGCODEC_EXPECT(r.status == PGCODEC_OK && r.consumed == 0 && r.written == 0);
+  // No output space: the C++ API's answer for an empty span.
+  r = call(cc, in.data(), in.size(), nullptr, 0);
+  const Result want = decoding ? c.decode(in, std::span<char>{}, mode) : c.encode(in, std::span<char>{}, mode);
+  PGCODEC_EXPECT(static_cast<int>(r.status) == static_cast<int>(want.status));
+  PGCODEC_EXPECT(r.consumed == want.consumed && r.written == 0);
+  if (want.status == Status::Error) PGCODEC_EXPECT_AGREE(from_result(want, {}), from_result(from_c(r), {}));
+  // What the header forbids.
+  char one = 'x';
+  for (const pgcodec_result& bad : {call(nullptr, in.data(), in.size(), &one, 1),
+                                    call(cc, nullptr, in.size() + 1, &one, 1),
+                                    call(cc, in.data(), in.size(), nullptr, 1)}) {
+    PGCODEC_EXPECT(bad.status == PGCODEC_INVALID_ARGUMENT);
+    PGCODEC_EXPECT(bad.consumed == 0 && bad.written == 0);
+  }
+  PGCODEC_EXPECT(one == 'x');
+  // Sizes and lengths.
+  std::size_t size = 0;
+  PGCODEC_EXPECT(pgcodec_max_decoded_size(cc, in.size(), nullptr) == -1);
+  PGCODEC_EXPECT(pgcodec_max_encoded_size(nullptr, in.size(), &size) == -1);
+  PGCODEC_EXPECT(pgcodec_char_length(cc, nullptr, 0, 0) == 0);
+  PGCODEC_EXPECT(pgcodec_char_length(cc, in.data(), in.size(), in.size()) == 0);
+  // A message into no buffer reports its length, as snprintf does.
+  std::vector<char> out(capacity(c, decoding, in.size()));
+  r = call(cc, in.data(), in.size(), out.data(), out.size());
+  const std::size_t len = pgcodec_error_message(&r, nullptr, 0);
+  if (r.status == PGCODEC_ERROR) {
+    PGCODEC_EXPECT(len == from_c(r).error.message().size());
+    PGCODEC_EXPECT(pgcodec_error_sqlstate(&r) != nullptr);
+  } else {
+    PGCODEC_EXPECT(len == 0 && pgcodec_error_sqlstate(&r) == nullptr);
+  }
+  // A stream fed nothing into no buffer.
+  if (decoding) {
+    pgcodec_stream* st = pgcodec_stream_new(cc, cmode);
+    PGCODEC_EXPECT(st != nullptr);
+    const pgcodec_result f = pgcodec_stream_feed(st, nullptr, 0, nullptr, 0);
+    const pgcodec_result e = pgcodec_stream_finish(st, nullptr, 0);
+    pgcodec_stream_free(st);
+    PGCODEC_EXPECT(f.status == PGCODEC_OK && e.status == PGCODEC_OK && f.written + e.written == 0);
+    PGCODEC_EXPECT(pgcodec_stream_feed(nullptr, in.data(), in.size(), out.data(), out.size()).status ==
+                   PGCODEC_INVALID_ARGUMENT);
+  }
+  return {};
+}
+
+}  // namespace pgcodec::harness
