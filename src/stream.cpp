@@ -30,7 +30,7 @@ Result StreamDecoder::feed(std::string_view chunk, std::span<char> out) noexcept
     std::array<char, 16> window{};
     std::memcpy(window.data(), carry_.data(), carried_);
     const std::size_t extra = std::min(chunk.size(), window.size() - carried_);
-    std::memcpy(window.data() + carried_, chunk.data(), extra);
+    std::copy_n(chunk.data(), extra, window.data() + carried_);  // chunk.data() may be null when empty
     const std::size_t have = carried_ + extra;
     Result r = decode_at({window.data(), have}, out, false);
     total.written = r.written;
@@ -59,7 +59,9 @@ Result StreamDecoder::feed(std::string_view chunk, std::span<char> out) noexcept
   total.consumed = skip + r.consumed;
   if (r.status == Status::Ok) {
     const std::size_t rest = chunk.size() - total.consumed;
-    std::memcpy(carry_.data(), chunk.data() + total.consumed, rest);  // < max char length
+    // rest < the maximum character length; chunk.data() may be null (an
+    // empty chunk), which memcpy must not be given even for 0 bytes.
+    std::copy_n(chunk.data() + total.consumed, rest, carry_.data());
     carried_ = rest;
     total.consumed = chunk.size();
   }

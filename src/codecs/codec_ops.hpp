@@ -69,6 +69,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstring>
 #include <mutex>
 #include <span>
 #include <string_view>
@@ -78,6 +79,13 @@
 #include "tables/table.hpp"
 
 namespace pgcodec::detail {
+
+// memcpy for a count that may be 0 with a null pointer (an empty input, or
+// the NULL buffer of capacity 0 the C API allows), which memcpy itself must
+// not be given. Found by check_fuzzer (corpus/regressions/fuzz/).
+inline void copy_bytes(void* dst, const void* src, std::size_t n) noexcept {
+  if (n) std::memcpy(dst, src, n);
+}
 
 struct CodecRow;
 

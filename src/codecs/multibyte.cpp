@@ -34,7 +34,7 @@ struct Out {
   std::size_t w = 0;
   bool fits(std::size_t n) const { return buf.size() - w >= n; }
   void put(const void* p, std::size_t n) {
-    std::memcpy(buf.data() + w, p, n);
+    copy_bytes(buf.data() + w, p, n);
     w += n;
   }
   void utf8(std::uint32_t cp) { w += write_utf8(buf.data() + w, cp); }

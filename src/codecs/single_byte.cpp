@@ -66,7 +66,7 @@ Result decode(const CodecRow& row, std::string_view in, std::span<char> out, Err
     if (p[i] - 1u < 0x7Fu) {  // an ASCII run: copy it wholesale
       const std::size_t run = k.ascii_run(p + i, n - i);
       const std::size_t take = run < cap - w ? run : cap - w;
-      std::memcpy(o + w, p + i, take);
+      copy_bytes(o + w, p + i, take);
       i += take;
       w += take;
       if (take < run) break;  // output full
@@ -119,7 +119,7 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
     const std::size_t run = k.ascii_run(p + i, n - i);
     if (run) {
       const std::size_t take = run < out.size() - w ? run : out.size() - w;
-      std::memcpy(out.data() + w, p + i, take);
+      copy_bytes(out.data() + w, p + i, take);
       i += take;
       w += take;
       if (take < run) break;

@@ -33,7 +33,7 @@ Result validate_copy(Encoding target, std::string_view in, std::span<char> out, 
         break;  // NUL
       }
     }
-    std::memcpy(out.data() + w, p + start, i - start);
+    copy_bytes(out.data() + w, p + start, i - start);
     w += i - start;
     if (i == n) break;
     // Stopped short: a character that does not fit, or bad input.

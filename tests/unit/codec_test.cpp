@@ -789,6 +789,25 @@ TEST_P(CodecOutputFull, StrictErrorAfterPrefix) {
 // ---------------------------------------------------------------------------
 // 6. Size bounds.
 
+// Found by check_fuzzer (corpus/regressions/fuzz/check_fuzzer/): with no
+// output buffer at all (a null pointer of capacity 0, as the C API allows)
+// the ASCII-run copy handed memcpy that null pointer for 0 bytes, which
+// UndefinedBehaviorSanitizer reports under the sanitize preset. Every
+// family, both directions, both modes.
+TEST_P(CodecOutputFull, NullBufferOfCapacityZero) {
+  for (const pgcodec::EncodingInfo& e : pgcodec::encodings()) {
+    const Codec& c = pgcodec::codec(e.id);
+    for (ErrorMode mode : {ErrorMode::Strict, ErrorMode::Replace}) {
+      const Result d = c.decode("abc", std::span<char>{}, mode);
+      EXPECT_EQ(d.status, Status::OutputFull) << e.name;
+      EXPECT_EQ(d.consumed, 0u) << e.name;
+      const Result n = c.encode("abc", std::span<char>{}, mode);
+      EXPECT_EQ(n.status, Status::OutputFull) << e.name;
+      EXPECT_EQ(n.written, 0u) << e.name;
+    }
+  }
+}
+
 class CodecSizes : public pgcodec::test::ForEachKernel {};
 PGCODEC_FOR_EACH_KERNEL(CodecSizes);
 

@@ -8,6 +8,7 @@
 #include "test_util.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <functional>
 #include <random>
@@ -318,6 +319,25 @@ TEST_P(Stream, EmptyChunks) {
   f = finish(d);
   EXPECT_EQ(f.r.status, Status::Ok);
   EXPECT_EQ(f.out, "");
+}
+
+// Found by check_fuzzer (corpus/regressions/fuzz/check_fuzzer/): an empty
+// chunk with no data at all (a null pointer, as pgcodec_stream_feed(s,
+// NULL, 0, NULL, 0) passes) reached memcpy with that null pointer, which
+// UndefinedBehaviorSanitizer reports under the sanitize preset. With and
+// without a carried byte.
+TEST_P(Stream, EmptyChunkWithNullDataAndNoBuffer) {
+  StreamDecoder d(pgcodec::codec(Encoding::SJIS));
+  Result r = d.feed(std::string_view{}, std::span<char>{});
+  EXPECT_EQ(r.status, Status::Ok);
+  EXPECT_EQ(r.consumed, 0u);
+  EXPECT_EQ(r.written, 0u);
+  std::array<char, 16> out{};
+  r = d.feed("\x82", out);
+  EXPECT_EQ(d.carried(), 1u);
+  r = d.feed(std::string_view{}, std::span<char>{});
+  EXPECT_EQ(r.status, Status::Ok);
+  EXPECT_EQ(d.carried(), 1u);
 }
 
 TEST_P(Stream, FinishWithCarriedTruncatedCharIsInvalidAtAbsoluteOffset) {
