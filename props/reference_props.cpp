@@ -20,19 +20,23 @@
 //      must be exactly one of its rows: same direction, input, outcomes and
 //      category. An input it does not enumerate has no row, so it must agree
 //      outright; that is only asked where PostgreSQL and the reference read
-//      the input by one standard (UTF-8: RFC 3629). Others are not compared.
+//      the input by one standard (UTF-8, RFC 3629: UTF8's three- and
+//      four-byte characters, malformed UTF-8 given to ICU to encode). Other
+//      pieces are not compared (see below), nor is a string that holds one.
 //  (b) If every piece was compared and agrees, the whole string agrees as
 //      well. A reference converts a string character by character, so the
 //      whole is what the pieces say: both convert to the same text, or both
 //      fail at the first failing piece, the same way (classify() compares
-//      offsets only when both sides report one; ICU reports none). Only when
-//      that piece is malformed are the outcomes compared as accept/reject, and
-//      only if the reference also rejects the rest of the string from that
-//      piece on: PostgreSQL's character boundaries hold for well-formed
-//      characters, but a reference can read a malformed piece as the start
-//      of a longer character of its own (EUC_CN's "81 30 81 30" is one
-//      character to GB18030, two invalid ones to PostgreSQL), so a piece it
-//      rejects alone it may accept in context.
+//      offsets only when both sides report one; ICU reports none). A string
+//      that holds malformed text is compared as accept/reject only: ICU reads
+//      all the UTF-8 it is given before it writes, so it can report a
+//      malformed character that follows an unmapped one. And it is not
+//      compared at all when pgcodec's first error is a malformed piece that
+//      the reference accepts together with the rest of the string: PostgreSQL's
+//      character boundaries hold for well-formed characters, but a reference
+//      can read a malformed piece as the start of a longer character of its
+//      own (EUC_CN's "81 30 81 30" is one character to GB18030, two invalid
+//      ones to PostgreSQL), so a piece it rejects alone it may accept in context.
 //  (c) Strings where a combining mark follows a piece are compared piece by
 //      piece only (see combining_mark()).
 #include <gtest/gtest.h>
