@@ -321,9 +321,9 @@ TEST_P(ReferenceProps, FastPathEqualsReferenceModuloRegistry) {
         diverged = true;
         const RegistryRow row{d, harness::input_text(text, d), harness::outcome_text(pg, d),
                               harness::outcome_text(other, d), cat, ""};
-        const std::string detail = row.input + ": PostgreSQL (pgcodec) " + row.postgres + ", " +
-                                   subject.reference + " " + row.reference + " (" + to_string(cat) +
-                                   "), in the " + where;
+        const std::string detail = std::string(to_string(d)) + " " + row.input + ": PostgreSQL (pgcodec) " +
+                                   row.postgres + ", " + subject.reference + " " + row.reference + " (" +
+                                   to_string(cat) + "), in the " + where;
         if (!enumerated[i])
           RC_FAIL("divergence on an input the verifier does not enumerate (no registry row can hold "
                   "it): " + detail);
