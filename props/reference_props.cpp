@@ -354,7 +354,11 @@ TEST_P(ReferenceProps, FastPathEqualsReferenceModuloRegistry) {
         diverged = true;
         const RegistryRow row{d, harness::input_text(text, d), harness::outcome_text(pg, d),
                               harness::outcome_text(other, d), cat, ""};
-        const std::string detail = std::string(to_string(d)) + " " + row.input + ": PostgreSQL (pgcodec) " +
+        // (Malformed UTF-8 is shown as bytes: it has no code points.)
+        const std::string input = !decoding && pieces[i].kind == PieceKind::Malformed
+                                      ? hex_bytes(text) + " (malformed UTF-8)"
+                                      : row.input;
+        const std::string detail = std::string(to_string(d)) + " " + input + ": PostgreSQL (pgcodec) " +
                                    row.postgres + ", " + subject.reference + " " + row.reference + " (" +
                                    to_string(cat) + "), in the " + where;
         if (!enumerated[i])
