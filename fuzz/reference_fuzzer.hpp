@@ -1,0 +1,34 @@
+// The body of icu_fuzzer and python_fuzzer: the case's encoding, direction
+// and kernel (fuzz_case.hpp), one of the encoding's references, and
+// oracle/reference_check.hpp's check (pgcodec equals the reference modulo
+// the divergence registry). A ReferenceCheck is made once per reference
+// and kept for the process.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fuzz_case.hpp"
+#include "oracle/reference_check.hpp"
+
+namespace pgcodec::fuzz {
+
+// `pick` chooses among the references `choices(e)` lists (byte 3 of the
+// header modulo their number); an encoding without one is skipped.
+template <class Choices>
+int run_reference(const char* target, const std::uint8_t* data, std::size_t size, Choices choices) {
+  FuzzCase fc;
+  if (!parse(data, size, fc)) return 0;
+  const std::vector<oracle::ReferenceSubject> subjects = choices(fc.codec->encoding());
+  if (subjects.empty()) return 0;
+  const oracle::ReferenceSubject& s = subjects[fc.small % subjects.size()];
+  static std::map<std::string, std::unique_ptr<oracle::ReferenceCheck>> checks;
+  auto& check = checks[s.reference + "/" + std::to_string(to_int(s.encoding))];
+  if (!check) check = std::make_unique<oracle::ReferenceCheck>(s, PGCODEC_SOURCE_REGISTRY);
+  require(target, data, size, under_kernel(fc, [&] { return check->check(fc.decoding, fc.input()); }));
+  return 0;
+}
+
+}  // namespace pgcodec::fuzz
