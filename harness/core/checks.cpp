@@ -208,6 +208,37 @@ CheckResult check_streaming(const Codec& c, std::string_view in, ErrorMode mode,
   PGCODEC_EXPECT_AGREE(expected, streamed);
   // What was written before an error is what one-shot decoding converts before it.
   if (!expected.ok()) PGCODEC_EXPECT_BYTES(got, std::string(whole.data(), one.written));
+
+  // decode_partial, the step streaming is made of: it stops before a
+  // character cut off by the end, and is otherwise one-shot decoding; the
+  // C API's agrees, and so does check_decode with final == false.
+  const Result part = c.decode_partial(in, whole, mode);
+  PGCODEC_EXPECT(part.written <= whole.size() && part.consumed <= in.size());
+  const pgcodec_codec* cc = pgcodec_find(std::string(c.name()).c_str());
+  std::vector<char> cout(whole.size());
+  const pgcodec_result cpart = pgcodec_decode_partial(cc, in.data(), in.size(), cout.data(), cout.size(),
+                                                      mode == ErrorMode::Strict ? PGCODEC_STRICT : PGCODEC_REPLACE);
+  PGCODEC_EXPECT(cpart.consumed == part.consumed && cpart.written == part.written &&
+                 static_cast<int>(cpart.status) == static_cast<int>(part.status));
+  PGCODEC_EXPECT(std::string(cout.data(), cpart.written) == std::string(whole.data(), part.written));
+  if (part.status == Status::Ok) {
+    // SQL_ASCII's client path validates UTF-8: its cut-off characters are UTF-8's.
+    const Encoding rules = c.encoding() == Encoding::SQL_ASCII ? Encoding::UTF8 : c.encoding();
+    const std::string_view left = in.substr(part.consumed);
+    PGCODEC_EXPECT(left.size() < 4, "left " + hex_bytes(left));
+    if (!left.empty())
+      PGCODEC_EXPECT(lead_length(rules, left) > left.size() && well_formed_length(rules, left) == 0,
+                     "left " + hex_bytes(left) + " is not a character cut off by the end");
+    const Converted head = convert(c, true, in.substr(0, part.consumed), mode);
+    PGCODEC_EXPECT_BYTES(head.out, std::string(whole.data(), part.written));
+    std::size_t partial_errors = 0;
+    const Codec::CheckResult cr =
+        c.for_each_decode_error(in, [&](const Error&) { ++partial_errors; }, /*final=*/false);
+    if (mode == ErrorMode::Strict) PGCODEC_EXPECT(cr.consumed == part.consumed, hex_bytes(in));
+    PGCODEC_EXPECT(cr.errors == partial_errors);
+  } else {
+    PGCODEC_EXPECT_AGREE(expected, from_result(part, {whole.data(), whole.size()}));
+  }
   return {};
 }
 
@@ -226,6 +257,18 @@ CheckResult check_paths(const Codec& c, bool decoding, std::string_view in) {
                                     : pgcodec_encode(cc, in.data(), in.size(), out.data(), out.size(), PGCODEC_STRICT);
   PGCODEC_EXPECT_AGREE(outcome(cached), from_result(from_c(r), {out.data(), out.size()}));
   PGCODEC_EXPECT(r.written == cached.r.written && r.consumed == cached.r.consumed);
+  // By PostgreSQL's encoding id, and the allocating conveniences (which
+  // throw ConversionError in Strict mode).
+  const pgcodec_codec* by_id = pgcodec_by_id(to_int(c.encoding()));
+  PGCODEC_EXPECT(by_id == cc && pgcodec_id(cc) == to_int(c.encoding()) && name == pgcodec_name(cc));
+  Outcome allocated;
+  try {
+    allocated = Outcome::converted(decoding ? c.decode(in) : c.encode(in));
+  } catch (const ConversionError& e) {
+    allocated = error_outcome(e.error());
+    PGCODEC_EXPECT(std::string(e.what()) == e.error().message());
+  }
+  PGCODEC_EXPECT_AGREE(outcome(cached), allocated);
   return {};
 }
 
@@ -252,10 +295,10 @@ CheckResult check_replace(const Codec& c, bool decoding, std::string_view in) {
 
 CheckResult check_errors(const Codec& c, bool decoding, std::string_view in) {
   std::vector<Error> reported;
-  if (decoding)
-    c.for_each_decode_error(in, [&](const Error& e) { reported.push_back(e); });
-  else
-    c.for_each_encode_error(in, [&](const Error& e) { reported.push_back(e); });
+  const Codec::CheckResult counted =
+      decoding ? c.for_each_decode_error(in, [&](const Error& e) { reported.push_back(e); })
+               : c.for_each_encode_error(in, [&](const Error& e) { reported.push_back(e); });
+  PGCODEC_EXPECT(counted.errors == reported.size() && counted.consumed == in.size());
   std::vector<Error> expected;
   for (std::size_t at = 0; at <= in.size();) {
     const std::string_view rest = in.substr(at);
@@ -296,6 +339,8 @@ CheckResult check_char_length(const Codec& c, std::string_view any) {
       continue;
     }
     PGCODEC_EXPECT(c.char_length(any, i) == n, "at byte " + std::to_string(i));
+    PGCODEC_EXPECT(pgcodec_char_length(pgcodec_find(std::string(c.name()).c_str()), any.data(), any.size(), i) == n,
+                   "C API, at byte " + std::to_string(i));
     i += n;
   }
   return {};
@@ -397,6 +442,10 @@ CheckResult check_c_api_edges(const Codec& c, bool decoding, ErrorMode mode, std
   PGCODEC_EXPECT(pgcodec_max_decoded_size(cc, in.size(), nullptr) == -1);
   PGCODEC_EXPECT(pgcodec_max_encoded_size(nullptr, in.size(), &size) == -1);
   PGCODEC_EXPECT(pgcodec_char_length(cc, nullptr, 0, 0) == 0);
+  PGCODEC_EXPECT(!c.max_decoded_size(SIZE_MAX) && !c.max_encoded_size(SIZE_MAX));
+  PGCODEC_EXPECT(pgcodec_max_decoded_size(cc, SIZE_MAX, &size) == -1 && pgcodec_max_encoded_size(cc, SIZE_MAX, &size) == -1);
+  PGCODEC_EXPECT(pgcodec_max_decoded_size(cc, in.size(), &size) == 0 && size == *c.max_decoded_size(in.size()));
+  PGCODEC_EXPECT(!pgcodec_by_id(-1) && !pgcodec_by_id(encoding_count) && pgcodec_id(nullptr) == -1 && !pgcodec_name(nullptr));
   PGCODEC_EXPECT(pgcodec_char_length(cc, in.data(), in.size(), in.size()) == 0);
   // A message into no buffer reports its length, as snprintf does.
   std::vector<char> out(capacity(c, decoding, in.size()));
