@@ -7,16 +7,14 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace pgcodec;
-  fuzz::FuzzCase fc;
-  if (!fuzz::parse(data, size, fc)) return 0;
-  const Codec& c = *fc.codec;
-  const std::string_view in = fc.input();
-  fuzz::require("check_fuzzer", data, size, fuzz::under_kernel(fc, [&]() -> harness::CheckResult {
-    if (auto r = harness::check_errors(c, fc.decoding, in)) return r;
-    if (auto r = harness::check_replace(c, fc.decoding, in)) return r;
-    if (auto r = harness::check_char_length(c, in)) return r;
-    if (auto r = harness::check_char_pieces(c, in)) return r;
-    return harness::check_c_api_edges(c, fc.decoding, fc.mode, in);
-  }));
-  return 0;
+  return fuzz::run("check_fuzzer", data, size,
+                   [](const fuzz::FuzzCase& fc, const Codec& c, std::string_view in) -> harness::CheckResult {
+    return fuzz::under_kernel(fc, [&]() -> harness::CheckResult {
+      if (auto r = harness::check_errors(c, fc.decoding, in)) return r;
+      if (auto r = harness::check_replace(c, fc.decoding, in)) return r;
+      if (auto r = harness::check_char_length(c, in)) return r;
+      if (auto r = harness::check_char_pieces(c, in)) return r;
+      return harness::check_c_api_edges(c, fc.decoding, fc.mode, in);
+    });
+  });
 }

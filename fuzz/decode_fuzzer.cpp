@@ -8,17 +8,14 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace pgcodec;
-  fuzz::FuzzCase fc;
-  if (!fuzz::parse(data, size, fc)) return 0;
-  const Codec& c = *fc.codec;
-  const std::string_view in = fc.input();
-  auto require = [&](const harness::CheckResult& r) { fuzz::require("decode_fuzzer", data, size, r); };
-  require(harness::check_kernels(c, true, fc.mode, in));
-  require(fuzz::under_kernel(fc, [&]() -> harness::CheckResult {
-    if (auto r = harness::check_paths(c, true, in)) return r;
-    if (auto r = harness::check_streaming(c, in, fc.mode, fc.chunks)) return r;
-    if (auto r = harness::check_model(c, true, in)) return r;
-    return harness::check_buffers(c, true, fc.mode, in, fc.small);
-  }));
-  return 0;
+  return fuzz::run("decode_fuzzer", data, size,
+                   [](const fuzz::FuzzCase& fc, const Codec& c, std::string_view in) -> harness::CheckResult {
+    if (auto r = harness::check_kernels(c, true, fc.mode, in)) return r;
+    return fuzz::under_kernel(fc, [&]() -> harness::CheckResult {
+      if (auto r = harness::check_paths(c, true, in)) return r;
+      if (auto r = harness::check_streaming(c, in, fc.mode, fc.chunks)) return r;
+      if (auto r = harness::check_model(c, true, in)) return r;
+      return harness::check_buffers(c, true, fc.mode, in, fc.small);
+    });
+  });
 }

@@ -7,16 +7,13 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace pgcodec;
-  fuzz::FuzzCase fc;
-  if (!fuzz::parse(data, size, fc)) return 0;
-  const Codec& c = *fc.codec;
-  const std::string_view in = fc.input();
-  auto require = [&](const harness::CheckResult& r) { fuzz::require("encode_fuzzer", data, size, r); };
-  require(harness::check_kernels(c, false, fc.mode, in));
-  require(fuzz::under_kernel(fc, [&]() -> harness::CheckResult {
-    if (auto r = harness::check_paths(c, false, in)) return r;
-    if (auto r = harness::check_model(c, false, in)) return r;
-    return harness::check_buffers(c, false, fc.mode, in, fc.small);
-  }));
-  return 0;
+  return fuzz::run("encode_fuzzer", data, size,
+                   [](const fuzz::FuzzCase& fc, const Codec& c, std::string_view in) -> harness::CheckResult {
+    if (auto r = harness::check_kernels(c, false, fc.mode, in)) return r;
+    return fuzz::under_kernel(fc, [&]() -> harness::CheckResult {
+      if (auto r = harness::check_paths(c, false, in)) return r;
+      if (auto r = harness::check_model(c, false, in)) return r;
+      return harness::check_buffers(c, false, fc.mode, in, fc.small);
+    });
+  });
 }

@@ -59,6 +59,16 @@ inline void require(const char* target, const std::uint8_t* bytes, std::size_t n
 // of its bytes, stable across runs and machines.
 std::string input_name(std::string_view bytes);
 
+// The body of a target: parses the header (too short an input is skipped)
+// and runs `check(case, codec, input)`, reporting its failure as fail() does.
+template <class Check>
+int run(const char* target, const std::uint8_t* data, std::size_t size, Check check) {
+  FuzzCase fc;
+  if (!parse(data, size, fc)) return 0;
+  require(target, data, size, check(fc, *fc.codec, fc.input()));
+  return 0;
+}
+
 // A description of the case: "SJIS decode Replace sse2 chunks 3,1 small 7".
 std::string describe(const FuzzCase& fc);
 

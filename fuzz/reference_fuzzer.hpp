@@ -19,16 +19,15 @@ namespace pgcodec::fuzz {
 // header modulo their number); an encoding without one is skipped.
 template <class Choices>
 int run_reference(const char* target, const std::uint8_t* data, std::size_t size, Choices choices) {
-  FuzzCase fc;
-  if (!parse(data, size, fc)) return 0;
-  const std::vector<oracle::ReferenceSubject> subjects = choices(fc.codec->encoding());
-  if (subjects.empty()) return 0;
-  const oracle::ReferenceSubject& s = subjects[fc.small % subjects.size()];
-  static std::map<std::string, std::unique_ptr<oracle::ReferenceCheck>> checks;
-  auto& check = checks[s.reference + "/" + std::to_string(to_int(s.encoding))];
-  if (!check) check = std::make_unique<oracle::ReferenceCheck>(s, PGCODEC_SOURCE_REGISTRY);
-  require(target, data, size, under_kernel(fc, [&] { return check->check(fc.decoding, fc.input()); }));
-  return 0;
+  return run(target, data, size, [&](const FuzzCase& fc, const Codec& c, std::string_view in) -> harness::CheckResult {
+    const std::vector<oracle::ReferenceSubject> subjects = choices(c.encoding());
+    if (subjects.empty()) return {};
+    const oracle::ReferenceSubject& s = subjects[fc.small % subjects.size()];
+    static std::map<std::string, std::unique_ptr<oracle::ReferenceCheck>> checks;
+    auto& check = checks[s.reference + "/" + std::to_string(to_int(s.encoding))];
+    if (!check) check = std::make_unique<oracle::ReferenceCheck>(s, PGCODEC_SOURCE_REGISTRY);
+    return under_kernel(fc, [&] { return check->check(fc.decoding, in); });
+  });
 }
 
 }  // namespace pgcodec::fuzz

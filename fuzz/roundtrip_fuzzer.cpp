@@ -8,20 +8,18 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace pgcodec;
-  fuzz::FuzzCase fc;
-  if (!fuzz::parse(data, size, fc)) return 0;
-  const Codec& c = *fc.codec;
-  const std::string_view in = fc.input();
-  const harness::TableModel& m = harness::model(c.encoding());
-  fuzz::require("roundtrip_fuzzer", data, size, fuzz::under_kernel(fc, [&]() -> harness::CheckResult {
-    // The input as bytes in the encoding: decode, encode, decode.
-    if (auto r = harness::check_round_trip_bytes(c, in, /*must_decode=*/false)) return r;
-    const harness::ClientRun text = m.client_decode(in);
-    if (text.strict.ok() && m.client_encode(text.strict.output).strict.ok())
-      if (auto r = harness::check_round_trip_text(c, text.strict.output)) return r;
-    // The input as UTF-8 text the encoding can encode.
-    if (m.client_encode(in).strict.ok()) return harness::check_round_trip_text(c, in);
-    return {};
-  }));
-  return 0;
+  return fuzz::run("roundtrip_fuzzer", data, size,
+                   [](const fuzz::FuzzCase& fc, const Codec& c, std::string_view in) -> harness::CheckResult {
+    const harness::TableModel& m = harness::model(c.encoding());
+    return fuzz::under_kernel(fc, [&]() -> harness::CheckResult {
+      // The input as bytes in the encoding: decode, encode, decode.
+      if (auto r = harness::check_round_trip_bytes(c, in, /*must_decode=*/false)) return r;
+      const harness::ClientRun text = m.client_decode(in);
+      if (text.strict.ok() && m.client_encode(text.strict.output).strict.ok())
+        if (auto r = harness::check_round_trip_text(c, text.strict.output)) return r;
+      // The input as UTF-8 text the encoding can encode.
+      if (m.client_encode(in).strict.ok()) return harness::check_round_trip_text(c, in);
+      return {};
+    });
+  });
 }
