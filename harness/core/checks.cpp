@@ -1,6 +1,7 @@
 #include "core/checks.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -203,6 +204,12 @@ CheckResult check_streaming(const Codec& c, std::string_view in, ErrorMode mode,
     got.append(out.data(), last.written);
   }
   PGCODEC_EXPECT(last.status != Status::OutputFull);
+  if (last.status == Status::Error) {
+    // A failed stream stays failed: later calls return the same error.
+    std::array<char, 16> more{};
+    PGCODEC_EXPECT_AGREE(from_result(last, {}), from_result(s.feed("a", more), {}));
+    PGCODEC_EXPECT_AGREE(from_result(last, {}), from_result(s.finish(more), {}));
+  }
   Outcome streamed = from_result(last, {});
   if (streamed.ok()) streamed.output = got;
   PGCODEC_EXPECT_AGREE(expected, streamed);
