@@ -11,6 +11,7 @@
 #include "core/model.hpp"
 #include "core/outcome.hpp"
 #include "core/text.hpp"
+#include "kernels/kernels.hpp"
 #include "pgcodec/pgcodec.h"
 #include "pgcodec/stream.hpp"
 #include "tables/table.hpp"

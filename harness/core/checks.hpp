@@ -19,11 +19,6 @@ namespace pgcodec::harness {
 // outcomes that differed (core/outcome.hpp describe()), and where.
 using CheckResult = std::optional<std::string>;
 
-// Runs `check` under every kernel in kernels::available(), restoring the
-// active one; the first failure, prefixed with the kernel's name.
-template <class Check>
-CheckResult under_every_kernel(Check check);
-
 // 1. Text from the repertoire encodes, and decodes back to itself unless it
 // holds an enumerated one-way code point (then to what the model says).
 CheckResult check_round_trip_text(const Codec& c, std::string_view text);
@@ -66,26 +61,5 @@ CheckResult check_buffers(const Codec& c, bool decoding, ErrorMode mode, std::st
 // equals the C++ API on an empty span; what it forbids is
 // PGCODEC_INVALID_ARGUMENT and converts nothing.
 CheckResult check_c_api_edges(const Codec& c, bool decoding, ErrorMode mode, std::string_view in);
-
-}  // namespace pgcodec::harness
-
-#include "kernels/kernels.hpp"
-
-namespace pgcodec::harness {
-
-template <class Check>
-CheckResult under_every_kernel(Check check) {
-  const kernels::Kernel& saved = kernels::active();
-  CheckResult failed;
-  for (const kernels::Kernel& k : kernels::available()) {
-    kernels::set_active(k);
-    if (CheckResult r = check()) {
-      failed = "[" + std::string(k.name) + "] " + *r;
-      break;
-    }
-  }
-  kernels::set_active(saved);
-  return failed;
-}
 
 }  // namespace pgcodec::harness
