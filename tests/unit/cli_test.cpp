@@ -17,6 +17,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
+#include "convert.hpp"
 #include "core/model.hpp"
 #include "rules/utf8.hpp"
 #include "rules/grammar.hpp"
@@ -249,7 +250,8 @@ TEST_F(Cli, CheckReportsEveryUnmappableCodePointWithItsOffsetAndMessage) {
 // sets, in one file: check
 // must report exactly the errors an in-order scan built from the structural
 // rules and the single-character reference finds, and convert --errors
-// replace must give the same text. The file spans several 64 KiB chunks.
+// replace must give the same text. The file spans more than one of
+// convert's chunks (tools/pgcodec/convert.hpp, kChunkSize).
 TEST_F(Cli, MultibyteSequencesThroughCheckAndConvert) {
   for (Encoding e : all_encodings()) {
     if (pgcodec::info(e).max_char_length == 1 || e == Encoding::UTF8) continue;
@@ -414,11 +416,11 @@ TEST_F(Cli, ReplaysEveryRegression) {
 
 // Standard output on a full disk: every subcommand writing to it exits 2 and
 // names the output, for outputs smaller and larger than stdio's buffer and
-// than convert's 64 KiB chunks, with and without data errors.
+// than convert's chunks, with and without data errors.
 TEST_F(Cli, WriteErrorsExitTwoAndNameTheOutput) {
   const std::string msg = "pgcodec: write error on standard output: No space left on device\n";
   const auto small = write("small", "abc\n");
-  const auto big = write("big", std::string(300000, 'a') + "\xff");
+  const auto big = write("big", std::string(pgcodec::cli::kChunkSize + 5000, 'a') + "\xff");
   const auto errors = write("errors", std::string(5000, '\xff') + std::string(5000, 'x') + "\xe2\x82\xac");
   for (const std::string& args : std::vector<std::string>{"convert -f UTF8 -t UTF8 " + small, "convert -f UTF8 -t LATIN1 " + big,
                                  "convert -f LATIN1 -t UTF8 " + big, "convert -f UTF8 -t UTF8 --errors replace " + big,
@@ -436,30 +438,56 @@ TEST_F(Cli, WriteErrorsExitTwoAndNameTheOutput) {
 }
 
 // The intake's error wins over an earlier output-side one also when they lie
-// in different 64 KiB chunks; no output is written after the output-side
+// in different chunks; no output is written after the output-side
 // error, and check lists the intake's errors first.
 TEST_F(Cli, IntakeErrorWinsAcrossChunks) {
-  const std::string head(70000, 'a');
-  const std::string in = head + "\xe9" + std::string(200000, 'b') + "\x81" + "c";
+  const std::size_t n = pgcodec::cli::kChunkSize;
+  const std::string head(n + 4464, 'a');
+  const std::string in = head + "\xe9" + std::string(3 * n, 'b') + "\x81" + "c";
   const auto file = write("across", in);
   CliRun v = run("convert -f WIN1252 -t KOI8R " + file);
   EXPECT_EQ(v.status, 1);
   EXPECT_TRUE(v.out == head);
   EXPECT_EQ(v.err, "pgcodec: character with byte sequence 0x81 in encoding \"WIN1252\" has no "
-                   "equivalent in encoding \"UTF8\" at byte offset 270001\n");
+                   "equivalent in encoding \"UTF8\" at byte offset " + std::to_string(head.size() + 1 + 3 * n) + "\n");
   // Without the intake error the output-side one is reported.
-  const auto file2 = write("across2", head + "\xe9" + std::string(200000, 'b'));
+  const auto file2 = write("across2", head + "\xe9" + std::string(3 * n, 'b'));
   CliRun w = run("convert -f WIN1252 -t KOI8R " + file2);
   EXPECT_EQ(w.status, 1);
   EXPECT_TRUE(w.out == head);
   EXPECT_EQ(w.err, "pgcodec: character with byte sequence 0xc3 0xa9 in encoding \"UTF8\" has no "
-                   "equivalent in encoding \"KOI8R\" at byte offset 70000\n");
+                   "equivalent in encoding \"KOI8R\" at byte offset " + std::to_string(head.size()) + "\n");
   CliRun c = run("check -f WIN1252 -t KOI8R " + file);
   EXPECT_EQ(c.status, 1);
-  EXPECT_EQ(c.out, "270001: no equivalent [22P05]: character with byte sequence 0x81 in encoding "
-                   "\"WIN1252\" has no equivalent in encoding \"UTF8\"\n"
-                   "70000: no equivalent [22P05]: character with byte sequence 0xc3 0xa9 in encoding "
+  EXPECT_EQ(c.out, std::to_string(head.size() + 1 + 3 * n) +
+                       ": no equivalent [22P05]: character with byte sequence 0x81 in encoding "
+                   "\"WIN1252\" has no equivalent in encoding \"UTF8\"\n" +
+                   std::to_string(head.size()) + ": no equivalent [22P05]: character with byte sequence 0xc3 0xa9 in encoding "
                    "\"UTF8\" has no equivalent in encoding \"KOI8R\"\n");
+}
+
+// The same from UTF8, where convert encodes a block straight from the input
+// until a block has an error: the invalid byte three chunks later still wins.
+TEST_F(Cli, IntakeErrorWinsAcrossChunksFromUtf8) {
+  const std::size_t n = pgcodec::cli::kChunkSize;
+  const std::string head(n + 4464, 'a');
+  const std::string tail = std::string(3 * n, 'b') + "\xc3\xa9";  // in LATIN1
+  const auto file = write("across", head + "\xe2\x82\xac" + tail + "\xff");
+  CliRun v = run("convert -f UTF8 -t LATIN1 " + file);
+  EXPECT_EQ(v.status, 1);
+  EXPECT_TRUE(v.out == head);
+  EXPECT_EQ(v.err, "pgcodec: invalid byte sequence for encoding \"UTF8\": 0xff at byte offset " +
+                       std::to_string(head.size() + 3 + tail.size()) + "\n");
+  CliRun w = run("convert -f UTF8 -t LATIN1 " + write("across2", head + "\xe2\x82\xac" + tail));
+  EXPECT_EQ(w.status, 1);
+  EXPECT_TRUE(w.out == head);
+  EXPECT_EQ(w.err, "pgcodec: character with byte sequence 0xe2 0x82 0xac in encoding \"UTF8\" has no "
+                   "equivalent in encoding \"LATIN1\" at byte offset " + std::to_string(head.size()) + "\n");
+  // A character cut by a chunk's end is carried over whole.
+  const std::string cut = std::string(n - 1, 'a') + "\xc3\xa9" + std::string(n, 'c') + "\xc3\xa9";
+  CliRun c = run("convert -f UTF8 -t LATIN1 " + write("cut", cut));
+  EXPECT_EQ(c.status, 0);
+  EXPECT_TRUE(c.out == std::string(n - 1, 'a') + "\xe9" + std::string(n, 'c') + "\xe9");
 }
 
 // check holds output-side errors back until the input is read: more than fit

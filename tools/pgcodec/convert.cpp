@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fcntl.h>
+
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -48,7 +50,8 @@ std::string Output::error_message() const {
 
 namespace {
 
-constexpr std::size_t kChunk = 1 << 16;
+// Input is read in chunks of this size (see convert.hpp's kChunkSize).
+constexpr std::size_t kChunk = kChunkSize;
 constexpr std::size_t kSpoolInMemory = 1 << 20;
 
 std::string hex_bytes(const Error& e) {
@@ -92,6 +95,9 @@ class InputOffsets {
 constexpr std::size_t kStop = static_cast<std::size_t>(-1);
 template <class Block>
 bool for_each_block(std::FILE* in, Block block) {
+  // The input is read once, front to back: let the kernel read ahead. Not
+  // every input can be advised (a pipe cannot); that costs nothing.
+  (void)posix_fadvise(fileno(in), 0, 0, POSIX_FADV_SEQUENTIAL);
   std::vector<char> buf(kChunk + 16);
   std::size_t have = 0, base = 0;
   for (;;) {
@@ -162,23 +168,61 @@ class Spool {
   std::FILE* file_ = nullptr;
 };
 
+// The end of the last whole UTF-8 character in `s`, looking back at most 3
+// bytes for a lead whose character runs past the end. Anything else (bad
+// bytes included) is left to the encoder to judge.
+std::size_t whole_utf8_prefix(std::string_view s) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const std::size_t n = s.size();
+  for (std::size_t back = 1; back <= 3 && back <= n; ++back) {
+    const unsigned char b = p[n - back];
+    if ((b & 0xC0u) == 0x80u) continue;  // a continuation byte: keep looking
+    const std::size_t len = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
+    return len > back ? n - back : n;
+  }
+  return n;
+}
+
 }  // namespace
 
 int run_convert(const ConvertOptions& o, std::FILE* in, Output& out, std::FILE* err) {
   const Codec& from = *o.from;
   const Codec& to = *o.to;
+  // What the decoder writes is well-formed UTF-8 without NUL (any decoder,
+  // either mode), which encoding to UTF8 would only copy: it is written as
+  // it is. From UTF8, decoding is a validating copy that encoding repeats,
+  // so in strict mode a block is first encoded straight from the input; only
+  // a block with an error takes the general path below, which then decides
+  // which error PostgreSQL reports first. (Replace mode keeps the general
+  // path: there a bad byte becomes U+FFFD first, which `to` may have.)
+  const bool to_utf8 = to.encoding() == Encoding::UTF8;
+  const bool from_utf8 =
+      from.encoding() == Encoding::UTF8 && !to_utf8 && o.mode == ErrorMode::Strict;
   std::vector<char> utf8(*from.max_decoded_size(kChunk + 16));
   std::vector<char> bytes(*to.max_encoded_size(utf8.size()));
   Located intake, outlet;  // the first error taking the input in, giving it out
   const bool read_ok = for_each_block(in, [&](std::string_view block, std::size_t base, bool eof) -> std::size_t {
+    if (from_utf8 && !outlet.set) {
+      const std::size_t whole = eof ? block.size() : whole_utf8_prefix(block);
+      const Result e = to.encode(block.substr(0, whole), bytes, o.mode);
+      if (e.status == Status::Ok) {
+        if (!out.write(std::string_view(bytes.data(), e.written))) return kStop;
+        return whole;
+      }
+    }
     const Result d = eof ? from.decode(block, utf8, o.mode) : from.decode_partial(block, utf8, o.mode);
     // Give out what came before the intake error (all of it if none), as
     // long as nothing has failed on the way out.
     if (!outlet.set) {
-      const Result e = to.encode(std::string_view(utf8.data(), d.written), bytes, o.mode);
-      if (!out.write(std::string_view(bytes.data(), e.written))) return kStop;
-      if (e.status == Status::Error)
-        outlet = {e.error, base + InputOffsets(from, block)(e.error.offset), true};
+      const std::string_view text(utf8.data(), d.written);
+      if (to_utf8) {
+        if (!out.write(text)) return kStop;
+      } else {
+        const Result e = to.encode(text, bytes, o.mode);
+        if (!out.write(std::string_view(bytes.data(), e.written))) return kStop;
+        if (e.status == Status::Error)
+          outlet = {e.error, base + InputOffsets(from, block)(e.error.offset), true};
+      }
     }
     if (d.status == Status::Error) {
       intake = {d.error, base + d.error.offset, true};

@@ -3,6 +3,7 @@
 // every subcommand writes through.
 #pragma once
 
+#include <cstddef>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -38,6 +39,11 @@ class Output {
   bool failed_ = false;
   int errno_ = 0;
 };
+
+// convert and check read their input in chunks of this many bytes: large
+// enough that per-chunk costs vanish, small enough to stay in the L2 cache
+// with the decoded text.
+inline constexpr std::size_t kChunkSize = 256 * 1024;
 
 struct ConvertOptions {
   const Codec* from = nullptr;
