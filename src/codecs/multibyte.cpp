@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "codec_table.hpp"
+#include "codecs/ascii_copy.hpp"
 #include "codecs/codec_ops.hpp"
 #include "rules/grammar.hpp"
 #include "rules/utf8.hpp"
@@ -202,22 +203,39 @@ Result decode(const CodecRow& row, std::string_view in, std::span<char> out, Err
     return false;
   };
   while (i < n) {
+    if (fast) {
+      // The common case in a loop of its own, over locals only (a store
+      // through char* may alias anything, so members and the variables the
+      // lambda above captures would be reloaded after every store): ASCII,
+      // and two-byte codes with an entry, which by construction of the
+      // tables are well-formed characters of exactly two bytes (the
+      // generator records only sequences the structural rules accept as one
+      // character), so they need no further checks. Anything else goes to
+      // the general step below, one character, and back here.
+      const std::uint32_t* const two = d.two.data();
+      char* const ob = o.buf.data();
+      const std::size_t cap = o.buf.size();
+      std::size_t fi = i, fw = o.w;
+      while (fi < n) {
+        const unsigned b = p[fi];
+        if (b - 1u < 0x7Fu) {
+          if (!copy_ascii(k, p, n, fi, ob, cap, fw)) break;
+          continue;
+        }
+        if (b == 0 || n - fi < 2) break;
+        const std::uint32_t v = two[(b - 0x80u) * 256 + p[fi + 1]];
+        if (!v || (v & kPairFlag) || cap - fw < 4) break;
+        fw += write_utf8(ob + fw, v);  // SHIFT_JIS_2004's 81 5F and 81 B0 decode to ASCII
+        fi += 2;
+      }
+      i = fi;
+      o.w = fw;
+      if (i == n) break;
+    }
     if (p[i] - 1u < 0x7Fu) {  // an ASCII run
       if (o.ascii(k, p, n, i)) continue;
       r.status = Status::OutputFull;
       break;
-    }
-    // Fast path: a two-byte code with an entry is, by construction of the
-    // tables, a well-formed character of exactly two bytes (the generator
-    // records only sequences the structural rules accept as one character),
-    // so it needs no further checks.
-    if (fast && p[i] >= 0x80 && i + 1 < n) {
-      const std::uint32_t v = d.two[(p[i] - 0x80u) * 256 + p[i + 1]];
-      if (v && !(v & kPairFlag) && o.fits(4)) {
-        o.utf8(v);  // SHIFT_JIS_2004's 81 5F and 81 B0 decode to ASCII
-        i += 2;
-        continue;
-      }
     }
     if (p[i] == 0) {
       if (fail(ErrorKind::InvalidByteSequence, 1)) break;
@@ -276,30 +294,46 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
     return false;
   };
   while (i < n) {
+    if (fast) {
+      // The common case in a loop of its own, over locals only (see decode):
+      // ASCII, and (in an encoding without combined characters) three-byte
+      // UTF-8 characters, all of CJK, whose code point has a two-byte code.
+      // ASCII is never part of a combined character, so the encodings that
+      // have them take ASCII here too.
+      const std::uint32_t* const page_of = d.page_of.data();
+      const std::array<std::uint32_t, 256>* const pages = d.pages.data();
+      char* const ob = o.buf.data();
+      const std::size_t cap = o.buf.size();
+      std::size_t fi = i, fw = o.w;
+      while (fi < n) {
+        const unsigned c0 = p[fi];
+        if (c0 - 1u < 0x7Fu) {
+          if (!copy_ascii(k, p, n, fi, ob, cap, fw)) break;
+          continue;
+        }
+        if (combined || (c0 & 0xF0u) != 0xE0u || n - fi < 3 || cap - fw < 2) break;
+        const unsigned c1 = p[fi + 1], c2 = p[fi + 2];
+        const bool ok = (c1 & 0xC0u) == 0x80u && (c2 & 0xC0u) == 0x80u &&
+                        (c0 != 0xE0 || c1 >= 0xA0) && (c0 != 0xED || c1 < 0xA0);
+        if (!ok) break;
+        const std::uint32_t cp = ((c0 & 0x0Fu) << 12) | ((c1 & 0x3Fu) << 6) | (c2 & 0x3Fu);
+        const std::uint32_t page = page_of[cp >> 8];
+        if (!page) break;
+        const std::uint32_t code = pages[page - 1][cp & 0xFF];
+        if (code <= 0xFF || code > 0xFFFF) break;
+        ob[fw] = static_cast<char>(code >> 8);
+        ob[fw + 1] = static_cast<char>(code & 0xFF);
+        fw += 2;
+        fi += 3;
+      }
+      i = fi;
+      o.w = fw;
+      if (i == n) break;
+    }
     if (p[i] - 1u < 0x7Fu) {  // an ASCII run
       if (o.ascii(k, p, n, i)) continue;
       r.status = Status::OutputFull;
       break;
-    }
-    // Fast path: a three-byte UTF-8 character (all of CJK) whose code point
-    // has a two-byte code, in an encoding without combined characters.
-    if (fast && !combined && (p[i] & 0xF0u) == 0xE0u && n - i >= 3 && o.fits(2)) {
-      const std::uint32_t c0 = p[i], c1 = p[i + 1], c2 = p[i + 2];
-      const bool ok = (c1 & 0xC0u) == 0x80u && (c2 & 0xC0u) == 0x80u &&
-                      (c0 != 0xE0 || c1 >= 0xA0) && (c0 != 0xED || c1 < 0xA0);
-      if (ok) {
-        const std::uint32_t cp = ((c0 & 0x0Fu) << 12) | ((c1 & 0x3Fu) << 6) | (c2 & 0x3Fu);
-        if (const auto page = d.page_of[cp >> 8]) {
-          const std::uint32_t code = d.pages[page - 1][cp & 0xFF];
-          if (code > 0xFF && code <= 0xFFFF) {
-            o.buf[o.w] = static_cast<char>(code >> 8);
-            o.buf[o.w + 1] = static_cast<char>(code & 0xFF);
-            o.w += 2;
-            i += 3;
-            continue;
-          }
-        }
-      }
     }
     const std::size_t l = p[i] ? utf8_multibyte_length(p + i, n - i) : 0;
     if (!l) {

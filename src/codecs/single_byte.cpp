@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "codec_table.hpp"
+#include "codecs/ascii_copy.hpp"
 #include "codecs/codec_ops.hpp"
 #include "rules/grammar.hpp"
 #include "rules/utf8.hpp"
@@ -52,33 +53,31 @@ const SingleByteTables& tables_of(const CodecRow& row) noexcept {
   return row.tables.single_byte->get(row.encoding, &build);
 }
 
+// Both loops keep everything they use in locals: a store through `char*`
+// may alias anything, so a table reached through a member would be reloaded
+// after every byte written.
 Result decode(const CodecRow& row, std::string_view in, std::span<char> out, ErrorMode mode,
               bool, const kernels::Kernel& k) noexcept {
-  const SingleByteTables& s = tables_of(row);
-  const Encoding enc = row.encoding;
+  const auto* dec = tables_of(row).dec.data();
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
   const std::size_t n = in.size();
-  char* o = out.data();
+  char* const o = out.data();
   const std::size_t cap = out.size();
   std::size_t i = 0, w = 0;
   Result r;
   while (i < n) {
-    if (p[i] - 1u < 0x7Fu) {  // an ASCII run: copy it wholesale
-      const std::size_t run = k.ascii_run(p + i, n - i);
-      const std::size_t take = run < cap - w ? run : cap - w;
-      copy_bytes(o + w, p + i, take);
-      i += take;
-      w += take;
-      if (take < run) break;  // output full
+    const unsigned b = p[i];
+    if (b - 1u < 0x7Fu) {  // an ASCII run
+      if (!copy_ascii(k, p, n, i, o, cap, w)) break;  // output full
       continue;
     }
-    const unsigned char b = p[i];
-    if (b == 0 || !s.dec[b - 0x80][3]) {
-      const bool nul = b == 0;
+    const auto& d = dec[(b - 0x80u) & 0x7Fu];
+    const auto len = static_cast<std::size_t>(d[3]);
+    if (b == 0 || !len) {
       if (mode == ErrorMode::Strict) {
         r.status = Status::Error;
-        r.error = make_error(nul ? ErrorKind::InvalidByteSequence : ErrorKind::NoEquivalent, enc,
-                             Encoding::UTF8, in, i, 1);
+        r.error = make_error(b == 0 ? ErrorKind::InvalidByteSequence : ErrorKind::NoEquivalent,
+                             row.encoding, Encoding::UTF8, in, i, 1);
         break;
       }
       if (cap - w < kUtf8Replacement.size()) break;
@@ -87,17 +86,11 @@ Result decode(const CodecRow& row, std::string_view in, std::span<char> out, Err
       ++i;
       continue;
     }
-    const auto& d = s.dec[b - 0x80];
-    const auto len = static_cast<std::size_t>(d[3]);
     if (cap - w < len) break;
     // Only the character's own bytes are stored (2 or 3: every mapped high
     // byte is at least U+0080).
-    if (len >= 2) {
-      std::memcpy(o + w, d.data(), 2);
-      if (len == 3) o[w + 2] = d[2];
-    } else {
-      o[w] = d[0];
-    }
+    std::memcpy(o + w, d.data(), 2);
+    if (len == 3) o[w + 2] = d[2];
     w += len;
     ++i;
   }
@@ -110,45 +103,49 @@ Result decode(const CodecRow& row, std::string_view in, std::span<char> out, Err
 Result encode(const CodecRow& row, std::string_view in, std::span<char> out, ErrorMode mode,
               const kernels::Kernel& k) noexcept {
   const SingleByteTables& s = tables_of(row);
-  const Encoding enc = row.encoding;
+  const std::uint8_t* const page_of = s.page_of.data();
+  const std::array<unsigned char, 256>* const pages = s.pages.data();
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
   const std::size_t n = in.size();
+  char* const o = out.data();
+  const std::size_t cap = out.size();
   std::size_t i = 0, w = 0;
   Result r;
   while (i < n) {
-    const std::size_t run = k.ascii_run(p + i, n - i);
-    if (run) {
-      const std::size_t take = run < out.size() - w ? run : out.size() - w;
-      copy_bytes(out.data() + w, p + i, take);
-      i += take;
-      w += take;
-      if (take < run) break;
-      if (i == n) break;
+    const unsigned c0 = p[i];
+    if (c0 - 1u < 0x7Fu) {  // an ASCII run
+      if (!copy_ascii(k, p, n, i, o, cap, w)) break;  // output full
+      continue;
     }
-    if (w == out.size()) break;
-    // p[i] is a NUL or a multibyte lead; a NUL gives l == 0 here.
-    const int l = p[i] ? static_cast<int>(utf8_multibyte_length(p + i, n - i)) : 0;
+    if (w == cap) break;
+    // A NUL or a multibyte lead. Two-byte characters (all of Latin,
+    // Cyrillic, Greek, Hebrew, Arabic) decode inline.
+    std::size_t l;
+    std::uint32_t cp;
+    if (c0 - 0xC2u < 0x1Eu && n - i >= 2 && utf8_continuation(p[i + 1])) {
+      l = 2;
+      cp = ((c0 & 0x1Fu) << 6) | (p[i + 1] & 0x3Fu);
+    } else {
+      l = c0 ? utf8_multibyte_length(p + i, n - i) : 0;
+      cp = l ? utf8_decode_multibyte(p + i, l) : 0;
+    }
     unsigned char byte = 0;
-    if (l > 0) {
-      const std::uint32_t cp = utf8_decode_multibyte(p + i, static_cast<std::size_t>(l));
-      if (cp < 0x10000) {
-        if (const auto page = s.page_of[cp >> 8]) byte = s.pages[page - 1u][cp & 0xFF];
-      }
+    if (l && cp < 0x10000) {
+      if (const unsigned page = page_of[cp >> 8]) byte = pages[page - 1u][cp & 0xFF];
     }
     if (byte) {
-      out[w++] = static_cast<char>(byte);
-      i += static_cast<std::size_t>(l);
+      o[w++] = static_cast<char>(byte);
+      i += l;
       continue;
     }
     if (mode == ErrorMode::Strict) {
       r.status = Status::Error;
-      r.error = l > 0 ? make_error(ErrorKind::NoEquivalent, Encoding::UTF8, enc, in, i,
-                                   static_cast<std::size_t>(l))
-                      : make_error(ErrorKind::InvalidByteSequence, Encoding::UTF8, enc, in, i, 1);
+      r.error = l ? make_error(ErrorKind::NoEquivalent, Encoding::UTF8, row.encoding, in, i, l)
+                  : make_error(ErrorKind::InvalidByteSequence, Encoding::UTF8, row.encoding, in, i, 1);
       break;
     }
-    out[w++] = '?';
-    i += l > 0 ? static_cast<std::size_t>(l) : 1;
+    o[w++] = '?';
+    i += l ? l : 1;
   }
   if (i < n && r.status != Status::Error) {
     r.status = Status::OutputFull;  // stopped early: the output is full

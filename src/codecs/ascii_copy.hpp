@@ -1,0 +1,86 @@
+// ASCII inside the families' conversion loops. Every encoding passes bytes
+// 0x01..0x7F through unchanged, and real text mixes them with everything
+// else in runs of a few bytes (a space between two words, a digit, a comma):
+// such a run costs no call here. Runs of 8 bytes or more go on through the
+// kernel's ascii_run (SIMD), whose call is then paid for.
+//
+// The scalar kernel (k.table_shortcuts false) keeps the plain path: one
+// k.ascii_run call per run and a memcpy, the twin the fast path is compared
+// with by every per-kernel test, property and fuzz target.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/kernels.hpp"
+
+namespace pgcodec::detail {
+
+// How many of the 8 bytes at p, from the first, are 0x01..0x7F (8: all).
+inline std::size_t ascii_prefix8(const unsigned char* p) noexcept {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  std::uint64_t x;
+  std::memcpy(&x, p, 8);
+  constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
+  // A byte's high bit is set in `stop` when the byte has it, or when it is
+  // zero (x - 1 borrows: 0xFF). A borrow runs on only from a zero byte, so
+  // bytes above the first zero may be marked wrongly, never the first.
+  const std::uint64_t stop = (x | ((x - kOnes) & ~x)) & kHighs;
+  return stop ? static_cast<std::size_t>(__builtin_ctzll(stop)) >> 3 : 8;
+#else
+  std::size_t i = 0;
+  while (i < 8 && p[i] - 1u < 0x7Fu) ++i;
+  return i;
+#endif
+}
+
+// Copies n bytes (n small, often 1) without a library call and without
+// storing anything past dst + n.
+inline void copy_short(char* dst, const unsigned char* src, std::size_t n) noexcept {
+  if (n >= 8) {
+    if (n > 16) {
+      std::memcpy(dst, src, n);
+      return;
+    }
+    std::memcpy(dst, src, 8);  // two stores that may overlap
+    std::memcpy(dst + n - 8, src + n - 8, 8);
+  } else if (n >= 4) {
+    std::memcpy(dst, src, 4);
+    std::memcpy(dst + n - 4, src + n - 4, 4);
+  } else if (n >= 2) {
+    std::memcpy(dst, src, 2);
+    std::memcpy(dst + n - 2, src + n - 2, 2);
+  } else if (n) {
+    *dst = static_cast<char>(*src);
+  }
+}
+
+// Copies the run of bytes 0x01..0x7F at in[i] (at least one) to out[w] as far
+// as it fits in cap, advancing i and w; false when the output filled up
+// before the run ended.
+inline bool copy_ascii(const kernels::Kernel& k, const unsigned char* in, std::size_t n,
+                       std::size_t& i, char* out, std::size_t cap, std::size_t& w) noexcept {
+  std::size_t run;
+  if (!k.table_shortcuts) {
+    run = k.ascii_run(in + i, n - i);
+  } else if (n - i >= 8) {
+    run = ascii_prefix8(in + i);
+    if (run == 8) run += k.ascii_run(in + i + 8, n - i - 8);
+  } else {
+    run = 1;
+    while (i + run < n && in[i + run] - 1u < 0x7Fu) ++run;
+  }
+  const std::size_t room = cap - w;
+  const std::size_t take = run < room ? run : room;
+  if (k.table_shortcuts) {
+    copy_short(out + w, in + i, take);
+  } else if (take) {
+    std::memcpy(out + w, in + i, take);
+  }
+  i += take;
+  w += take;
+  return take == run;
+}
+
+}  // namespace pgcodec::detail
