@@ -5,6 +5,7 @@
 // against are not facts of the library: harness/oracle/names.cpp.
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <string>
 
 #include "pgcodec/encoding.hpp"
@@ -207,6 +208,39 @@ std::size_t clean_name(std::string_view name, char* out) {
 static_assert(std::is_sorted(kAliases.begin(), kAliases.end(),
                              [](const Alias& x, const Alias& y) { return x.name < y.name; }));
 
+// The aliases by hash of their cleaned name, open addressing: a name is
+// found with one pass over its bytes and, almost always, one comparison
+// (find_codec is on a driver's path whenever it does not cache the codec).
+// Built at compile time.
+constexpr std::uint32_t name_hash_step(std::uint32_t h, char c) {
+  return (h ^ static_cast<unsigned char>(c)) * 16777619u;  // FNV-1a
+}
+constexpr std::uint32_t kNameHashBasis = 2166136261u;
+constexpr std::uint32_t name_hash(std::string_view s) {
+  std::uint32_t h = kNameHashBasis;
+  for (char c : s) h = name_hash_step(h, c);
+  return h;
+}
+
+constexpr std::size_t kAliasSlots = 512;  // a power of two, over 4x the aliases
+static_assert(kAliasSlots >= 4 * std::tuple_size_v<decltype(kAliases)>);
+
+struct AliasIndex {
+  std::array<std::uint8_t, kAliasSlots> slot{};  // kAliases index + 1; 0: empty
+};
+
+constexpr AliasIndex make_alias_index() {
+  AliasIndex x;
+  for (std::size_t i = 0; i < kAliases.size(); ++i) {
+    std::size_t s = name_hash(kAliases[i].name) & (kAliasSlots - 1);
+    while (x.slot[s]) s = (s + 1) & (kAliasSlots - 1);
+    x.slot[s] = static_cast<std::uint8_t>(i + 1);
+  }
+  return x;
+}
+static_assert(std::tuple_size_v<decltype(kAliases)> < 255);
+constexpr AliasIndex kAliasIndex = make_alias_index();
+
 }  // namespace
 
 std::span<const EncodingInfo> encodings() noexcept { return kEncodings; }
@@ -222,15 +256,28 @@ std::string normalize_name(std::string_view name) {
 }
 
 std::optional<Encoding> lookup(std::string_view name) noexcept {
-  // PostgreSQL sees a C string: it ends at the first NUL.
-  name = name.substr(0, name.find('\0'));
-  if (name.empty() || name.size() >= kNameDataLen) return std::nullopt;
+  // PostgreSQL sees a C string: it ends at the first NUL, and a name of
+  // NAMEDATALEN bytes or more is not an encoding name. One pass cleans
+  // (clean_name's rule), hashes and finds the NUL.
   char buf[kNameDataLen];
-  const std::string_view key(buf, clean_name(name, buf));
-  auto it = std::lower_bound(kAliases.begin(), kAliases.end(), key,
-                             [](const Alias& a, std::string_view k) { return a.name < k; });
-  if (it == kAliases.end() || it->name != key) return std::nullopt;
-  return it->encoding;
+  std::size_t len = 0, i = 0;
+  std::uint32_t h = kNameHashBasis;
+  for (; i < name.size(); ++i) {
+    char c = name[i];
+    if (c == '\0') break;
+    if (i == kNameDataLen - 1) return std::nullopt;
+    if (!is_ascii_alnum(c)) continue;
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    buf[len++] = c;
+    h = name_hash_step(h, c);
+  }
+  if (i == 0) return std::nullopt;
+  const std::string_view key(buf, len);
+  for (std::size_t s = h & (kAliasSlots - 1);; s = (s + 1) & (kAliasSlots - 1)) {
+    const std::uint8_t k = kAliasIndex.slot[s];
+    if (!k) return std::nullopt;
+    if (kAliases[k - 1u].name == key) return kAliases[k - 1u].encoding;
+  }
 }
 
 }  // namespace pgcodec
