@@ -66,7 +66,7 @@ inline bool copy_ascii(const kernels::Kernel& k, const unsigned char* in, std::s
     run = k.ascii_run(in + i, n - i);
   } else if (n - i >= 8) {
     run = ascii_prefix8(in + i);
-    if (run == 8) run += k.ascii_run(in + i + 8, n - i - 8);
+    if (run == 8 && n - i > 8) run += k.ascii_run(in + i + 8, n - i - 8);
   } else {
     run = 1;
     while (i + run < n && in[i + run] - 1u < 0x7Fu) ++run;
