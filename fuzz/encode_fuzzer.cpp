@@ -1,7 +1,8 @@
 // encode_fuzzer: UTF-8 (invalid UTF-8 included) -> an encoding. Every
 // kernel agrees; under the chosen kernel the four call paths agree, the
 // table model gives the same outcome (output, error kind, offset, quoted
-// bytes, message, combined-character lookahead), and a too-small buffer
+// bytes, message, combined-character lookahead), chunks through
+// encode_partial equal one-shot encoding, and a too-small buffer
 // gives a prefix of the full result and is never written past.
 #include "fuzz_case.hpp"
 
@@ -12,6 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (auto r = harness::check_kernels(c, false, fc.mode, in)) return r;
     return fuzz::under_kernel(fc, [&]() -> harness::CheckResult {
       if (auto r = harness::check_paths(c, false, in)) return r;
+      if (auto r = harness::check_streaming_encode(c, in, fc.mode, fc.chunks)) return r;
       if (auto r = harness::check_model(c, false, in)) return r;
       return harness::check_buffers(c, false, fc.mode, in, fc.small);
     });

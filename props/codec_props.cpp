@@ -110,7 +110,8 @@ TEST_P(Props, FastPathEqualsModel) {
 }
 
 // 5. Streaming: StreamDecoder fed in chunks of 1, 2, 3, 7 bytes or random
-// sizes (empty chunks included) equals one-shot decoding, in both modes.
+// sizes (empty chunks included) equals one-shot decoding, in both modes;
+// and so does encoding chunk by chunk with Codec::encode_partial.
 TEST_P(Props, StreamingEqualsOneShot) {
   const Codec& c = codec();
   for_each_kernel("streaming", [&] {
@@ -121,6 +122,7 @@ TEST_P(Props, StreamingEqualsOneShot) {
         fixed ? std::vector<std::size_t>{fixed}
               : *rc::gen::nonEmpty(rc::gen::container<std::vector<std::size_t>>(rc::gen::inRange<std::size_t>(0, 13)));
     require(harness::check_streaming(c, in, mode, sizes));
+    require(harness::check_streaming_encode(c, any_input(c, false), mode, sizes));
   });
 }
 

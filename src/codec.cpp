@@ -10,6 +10,8 @@
 #include "codecs/codec_ops.hpp"
 #include "kernels/kernels.hpp"
 #include "rules/grammar.hpp"
+#include "rules/utf8.hpp"
+#include "tables/table.hpp"
 
 namespace pgcodec {
 
@@ -32,6 +34,123 @@ Result Codec::decode_partial(std::string_view in, std::span<char> out, ErrorMode
 
 Result Codec::encode(std::string_view utf8, std::span<char> out, ErrorMode mode) const noexcept {
   return row_->ops->encode(*row_, utf8, out, mode, kernels::active());
+}
+
+namespace {
+
+// The pairs of code points `row`'s encoder combines into one code, sorted by
+// (cp1, cp2); empty for every other encoding.
+std::span<const detail::Pair> combined_pairs(const detail::CodecRow& row) noexcept {
+  return detail::mapping_table(row.encoding)->encode_pairs;
+}
+
+// Where encode_partial stops in `s`: before a character the end may cut
+// off, i.e. a lead byte among the last 3 that claims more bytes than are
+// left (even if the bytes after it are already bad: the error is then
+// reported once all the bytes it quotes are there).
+std::size_t whole_prefix(const unsigned char* p, std::size_t n) noexcept {
+  std::size_t end = n;
+  for (std::size_t k = 1; k <= 3 && k <= n; ++k)
+    if (detail::utf8_lead_length(p[n - k]) > k) end = n - k;
+  return end;
+}
+
+// With combined pairs, UtfToLocal's decision for a character can depend on
+// the next one: it combines x y when (x, y) is a pair, and it reports x as
+// invalid when y is cut off by the very end, or fails at y (leaving x
+// unconverted) when y is invalid. So a chunk may end after x only when the
+// chunk holds the whole of y too, and y is valid and no pair (x, y) exists,
+// or x is itself invalid (then nothing is looked ahead). The characters are
+// the encoder's: a valid UTF-8 character, else one byte. Parsing starts 32
+// bytes before the end, at the first byte that is not a continuation byte,
+// which is a boundary of the parse from the start (a valid character never
+// holds a non-continuation byte past its lead); if no cut is found there,
+// from the start of the chunk.
+std::size_t pair_safe_end(std::span<const detail::Pair> pairs, const unsigned char* p,
+                          std::size_t end) noexcept {
+  struct Unit {
+    std::size_t start;
+    std::uint32_t cp;  // 0xFFFFFFFF: invalid byte
+  };
+  auto first_of_pair = [&](std::uint32_t cp) {
+    return std::any_of(pairs.begin(), pairs.end(), [&](const detail::Pair& x) { return x.cp1 == cp; });
+  };
+  auto second_of_pair = [&](std::uint32_t cp) {
+    return std::any_of(pairs.begin(), pairs.end(), [&](const detail::Pair& x) { return x.cp2 == cp; });
+  };
+  auto search = [&](std::size_t from, std::size_t& cut) {
+    // The last units of p[from, end) in a small ring: a cut looks at the
+    // unit after it and at most four before.
+    Unit ring[5]{};
+    std::size_t count = 0;
+    bool found = false;
+    auto back = [&](std::size_t k) -> const Unit& { return ring[(count - 1 - k) % 5]; };
+    for (std::size_t i = from; i < end;) {
+      std::size_t len = 1;
+      std::uint32_t cp = p[i];
+      if (p[i] >= 0x80) {
+        len = detail::utf8_multibyte_length(p + i, end - i);
+        if (len) {
+          cp = detail::utf8_decode_multibyte(p + i, len);
+        } else {
+          len = 1;
+          cp = 0xFFFFFFFFu;
+        }
+      }
+      ring[count % 5] = {i, cp};
+      ++count;
+      if (count >= 2) {
+        const Unit& y = back(0);
+        const Unit& x = back(1);
+        const bool x_valid = x.cp != 0xFFFFFFFFu, y_valid = y.cp != 0xFFFFFFFFu;
+        bool safe = !x_valid || (y_valid && !(first_of_pair(x.cp) && second_of_pair(y.cp)));
+        // The text before the cut must also not end in what the encoder
+        // would take for a cut-off character right after a valid one: an
+        // invalid lead claiming past the cut, whose valid predecessor would
+        // then be reported as invalid (UtfToLocal's rule at the very end).
+        if (const std::size_t lead = whole_prefix(p, y.start); safe && lead < y.start) {
+          for (std::size_t k = 1; k < count && k <= 4; ++k) {
+            if (back(k).start > lead) continue;
+            // back(k) starts at the claiming lead; its predecessor decides.
+            safe = k + 1 >= count || back(k + 1).cp == 0xFFFFFFFFu;
+            break;
+          }
+        }
+        if (safe) {
+          cut = y.start;
+          found = true;
+        }
+      }
+      i += len;
+    }
+    return found;
+  };
+  std::size_t cut = 0;
+  std::size_t from = end > 32 ? end - 32 : 0;
+  while (from > 0 && from < end && detail::utf8_continuation(p[from])) ++from;
+  if (search(from, cut)) return cut;
+  if (from > 0 && search(0, cut)) return cut;
+  return 0;
+}
+
+}  // namespace
+
+Result Codec::encode_partial(std::string_view utf8, std::span<char> out,
+                             ErrorMode mode) const noexcept {
+  const auto* p = reinterpret_cast<const unsigned char*>(utf8.data());
+  const std::span<const detail::Pair> pairs = combined_pairs(*row_);
+  std::size_t end = whole_prefix(p, utf8.size());
+  if (!pairs.empty()) end = pair_safe_end(pairs, p, end);
+  Result r = row_->ops->encode(*row_, utf8.substr(0, end), out, mode, kernels::active());
+  // An error whose quoted bytes (as many as its lead byte claims) reach the
+  // cut may read differently once the next chunk is there: it is held back
+  // with the rest, and reported by the call that sees all of its bytes.
+  if (r.status == Status::Error &&
+      r.error.offset + detail::utf8_lead_length(static_cast<unsigned char>(utf8[r.error.offset])) > end) {
+    r.status = Status::Ok;
+    r.error = Error{};
+  }
+  return r;
 }
 
 Codec::CheckResult Codec::check(std::string_view in, ErrorVisitor visit, void* context,

@@ -250,6 +250,52 @@ CheckResult check_streaming(const Codec& c, std::string_view in, ErrorMode mode,
   return {};
 }
 
+CheckResult check_streaming_encode(const Codec& c, std::string_view utf8, ErrorMode mode,
+                                   std::span<const std::size_t> chunks) {
+  const Converted one = convert(c, false, utf8, mode);
+  const Outcome expected = outcome(one);
+  std::string got;
+  std::size_t at = 0, held = 0, empty = 0, k = 0;  // utf8[at - held, at) is held back
+  Result last;
+  while (at < utf8.size()) {
+    std::size_t n = chunks.empty() ? utf8.size() : chunks[k++ % chunks.size()];
+    empty = n ? 0 : empty + 1;
+    if (empty > 2) n = 1;
+    n = std::min(n, utf8.size() - at);
+    const std::string_view text = utf8.substr(at - held, held + n);
+    std::vector<char> out(capacity(c, false, text.size()));
+    last = c.encode_partial(text, out, mode);
+    PGCODEC_EXPECT(last.written <= out.size() && last.consumed <= text.size());
+    PGCODEC_EXPECT(last.status != Status::OutputFull, "encode_partial with max_encoded_size room");
+    got.append(out.data(), last.written);
+    if (last.status == Status::Error) {
+      last.error.offset += at - held;
+      break;
+    }
+    at += n;
+    held = text.size() - last.consumed;
+    // Held back: a cut-off character (at most 3 bytes) and the characters
+    // the combining rule keeps open (a few, unless the text ends in a run of
+    // tone letters U+02E5 U+02E9, 2 bytes each).
+    const std::string_view back = text.substr(last.consumed);
+    const std::size_t tones = back.find_first_not_of("\xCB\xA5\xA9", back.size() > 4 ? 4 : 0);
+    PGCODEC_EXPECT(held <= 3 + 3 * 4 || tones == std::string_view::npos, "held back " + hex_bytes(back));
+  }
+  if (last.status != Status::Error) {
+    const std::string_view rest = utf8.substr(at - held);
+    std::vector<char> out(capacity(c, false, rest.size()));
+    last = c.encode(rest, out, mode);
+    got.append(out.data(), last.written);
+    if (last.status == Status::Error) last.error.offset += at - held;
+  }
+  Outcome streamed = from_result(last, {});
+  if (streamed.ok()) streamed.output = got;
+  PGCODEC_EXPECT_AGREE(expected, streamed);
+  // What was written before an error is what one-shot encoding converts before it.
+  if (!expected.ok()) PGCODEC_EXPECT_BYTES(got, one.out);
+  return {};
+}
+
 CheckResult check_paths(const Codec& c, bool decoding, std::string_view in) {
   const std::string name(c.name());
   const Converted cached = convert(c, decoding, in, ErrorMode::Strict);

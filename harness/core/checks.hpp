@@ -36,6 +36,13 @@ CheckResult check_model(const Codec& c, bool decoding, std::string_view in);
 // one-shot decoding.
 CheckResult check_streaming(const Codec& c, std::string_view in, ErrorMode mode,
                             std::span<const std::size_t> chunks);
+// 5. (encoding) Chunks of the given sizes (as above) through
+// Codec::encode_partial, each chunk after what the previous call held back,
+// and the rest through encode(), equal one-shot encoding; what a call holds
+// back is at most a cut-off character plus characters a combined pair could
+// still take.
+CheckResult check_streaming_encode(const Codec& c, std::string_view utf8, ErrorMode mode,
+                                   std::span<const std::size_t> chunks);
 // 6. The cached codec, find_codec, the by-name functions and the C API agree.
 CheckResult check_paths(const Codec& c, bool decoding, std::string_view in);
 // 7. Replace mode never fails, writes well-formed output (but for the

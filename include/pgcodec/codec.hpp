@@ -44,6 +44,18 @@ class Codec {
   // UTF-8 -> bytes in encoding(). Invalid UTF-8 is an error like any other.
   Result encode(std::string_view utf8, std::span<char> out,
                 ErrorMode mode = ErrorMode::Strict) const noexcept;
+  // As encode(), for one chunk of a longer text: a character cut off by the
+  // end of `utf8` is not an error, and in EUC_JIS_2004 and SHIFT_JIS_2004,
+  // whose encoders look one character ahead to combine a pair of code points
+  // into one code (U+304B U+309A is SHIFT_JIS_2004 82 F5), the characters at
+  // the end whose conversion the next chunk could still change are held
+  // back. Conversion stops before them with Status::Ok and consumed <
+  // utf8.size(); pass them again at the start of the next chunk, and the
+  // last chunk to encode(). What is held back is at most one cut-off
+  // character and the characters the combining rule keeps open (one, except
+  // in a run of alternating tone letters U+02E5 U+02E9).
+  Result encode_partial(std::string_view utf8, std::span<char> out,
+                        ErrorMode mode = ErrorMode::Strict) const noexcept;
 
   // Output sizes that always suffice for n input bytes, in any mode;
   // std::nullopt when that size does not fit in std::size_t.
