@@ -140,7 +140,8 @@ PGCODEC_TARGET_AVX2 inline bool block_fails_avx2(const unsigned char* b, Avx2Sta
   const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
   const __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 32));
   const __m256i zero = _mm256_setzero_si256();
-  const __m256i nul = _mm256_or_si256(_mm256_cmpeq_epi8(lo, zero), _mm256_cmpeq_epi8(hi, zero));
+  // 0xFF where lo or hi has a NUL (at that position in one of the two).
+  const __m256i nul = _mm256_cmpeq_epi8(_mm256_min_epu8(lo, hi), zero);
   const __m256i high_or_nul = _mm256_or_si256(_mm256_or_si256(lo, hi), nul);
   if (!_mm256_movemask_epi8(high_or_nul)) {
     // ASCII without NUL: valid, unless the block before left a character open.
