@@ -21,20 +21,10 @@ Result validate_copy(Encoding target, std::string_view in, std::span<char> out, 
   while (i < n) {
     // Validate the longest span that fits the output, then copy it at once.
     const std::size_t limit = n - i < out.size() - w ? n : i + (out.size() - w);
-    const std::size_t start = i;
-    while (i < limit) {
-      if (p[i] >= 0x80) {
-        const std::size_t l = utf8_multibyte_length(p + i, limit - i);
-        if (!l) break;
-        i += l;
-      } else if (p[i]) {
-        i += k.ascii_run(p + i, limit - i);  // at least this byte
-      } else {
-        break;  // NUL
-      }
-    }
-    copy_bytes(out.data() + w, p + start, i - start);
-    w += i - start;
+    const std::size_t run = k.utf8_valid_run(p + i, limit - i);
+    copy_bytes(out.data() + w, p + i, run);
+    i += run;
+    w += run;
     if (i == n) break;
     // Stopped short: a character that does not fit, or bad input.
     const int l = verify_char(Encoding::UTF8, p + i, n - i);

@@ -1,7 +1,10 @@
 #include "kernels/ascii.hpp"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
+#include <cstdint>
+#include <cstring>
+
+#if defined(__SSE2__) || defined(PGCODEC_KERNELS_X86)
+#include <immintrin.h>
 #endif
 
 namespace pgcodec::kernels {
@@ -12,8 +15,29 @@ std::size_t ascii_run_scalar(const unsigned char* p, std::size_t n) noexcept {
   return i;
 }
 
+std::size_t ascii_run_short(const unsigned char* p, std::size_t n) noexcept {
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t x;
+    std::memcpy(&x, p + i, 8);
+    // The high bit of each byte: set for a byte >= 0x80, and for 0x00 (the
+    // subtraction borrows). A borrow only runs upwards from a 0x00, so the
+    // lowest flag is exact even where the ones above it are not.
+    const std::uint64_t stop = (x | (x - 0x0101010101010101u)) & 0x8080808080808080u;
+    if (stop) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+      return i + static_cast<std::size_t>(__builtin_ctzll(stop)) / 8;
+#else
+      break;  // the byte loop below finds it
+#endif
+    }
+  }
+  return i + ascii_run_scalar(p + i, n - i);
+}
+
 #if defined(__SSE2__)
 std::size_t ascii_run_sse2(const unsigned char* p, std::size_t n) noexcept {
+  if (n == 0 || p[0] - 1u >= 0x7Fu) return 0;  // as the others below
   std::size_t i = 0;
   const __m128i zero = _mm_setzero_si128();
   for (; i + 16 <= n; i += 16) {
@@ -23,6 +47,63 @@ std::size_t ascii_run_sse2(const unsigned char* p, std::size_t n) noexcept {
     if (stop) return i + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(stop)));
   }
   return i + ascii_run_scalar(p + i, n - i);
+}
+#endif
+
+#if defined(PGCODEC_KERNELS_X86)
+namespace {
+
+PGCODEC_TARGET_AVX2 inline unsigned stop_mask32(const unsigned char* p) noexcept {
+  const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  return static_cast<unsigned>(
+      _mm256_movemask_epi8(_mm256_or_si256(v, _mm256_cmpeq_epi8(v, _mm256_setzero_si256()))));
+}
+
+PGCODEC_TARGET_AVX2 inline unsigned stop_mask16(const unsigned char* p) noexcept {
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  return static_cast<unsigned>(
+      _mm_movemask_epi8(_mm_or_si128(v, _mm_cmpeq_epi8(v, _mm_setzero_si128()))));
+}
+
+}  // namespace
+
+// Both SIMD kernels first look at one byte: the codecs call ascii_run before
+// characters that are mostly not ASCII, and a vector load, mask and count
+// cost a run of length 0 several nanoseconds (bench/kernel_bench.cpp,
+// ascii_run on Russian).
+PGCODEC_TARGET_AVX2 std::size_t ascii_run_avx2(const unsigned char* p, std::size_t n) noexcept {
+  if (n == 0 || p[0] - 1u >= 0x7Fu) return 0;
+  if (n < 16) return ascii_run_short(p, n);
+  if (n < 32) {
+    // Two overlapping 16-byte blocks cover [0, n).
+    if (const unsigned m = stop_mask16(p)) return static_cast<std::size_t>(__builtin_ctz(m));
+    const unsigned m = stop_mask16(p + n - 16);
+    return m ? n - 16 + static_cast<std::size_t>(__builtin_ctz(m)) : n;
+  }
+  std::size_t i = 0;
+  for (; i + 32 <= n; i += 32)
+    if (const unsigned m = stop_mask32(p + i)) return i + static_cast<std::size_t>(__builtin_ctz(m));
+  if (i == n) return n;
+  // The last block overlaps the one before, whose bytes are all in the run,
+  // so its first stop is at i or after.
+  const unsigned m = stop_mask32(p + n - 32);
+  return m ? n - 32 + static_cast<std::size_t>(__builtin_ctz(m)) : n;
+}
+
+PGCODEC_TARGET_AVX512 std::size_t ascii_run_avx512(const unsigned char* p,
+                                                   std::size_t n) noexcept {
+  if (n == 0 || p[0] - 1u >= 0x7Fu) return 0;
+  std::size_t i = 0;
+  for (;; i += 64) {
+    // A masked load reads only [i, n): the bytes past the end are never
+    // touched (and come in as 0, which the mask then drops).
+    const std::size_t left = n - i;
+    const __mmask64 in = left >= 64 ? ~__mmask64{0} : (__mmask64{1} << left) - 1;
+    const __m512i v = _mm512_maskz_loadu_epi8(in, p + i);
+    const __mmask64 stop = (_mm512_movepi8_mask(v) | _mm512_testn_epi8_mask(v, v)) & in;
+    if (stop) return i + static_cast<std::size_t>(__builtin_ctzll(stop));
+    if (left <= 64) return n;
+  }
 }
 #endif
 

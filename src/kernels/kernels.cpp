@@ -4,39 +4,81 @@
 #include <cstdlib>
 
 #include "kernels/ascii.hpp"
+#include "kernels/target.hpp"
+#include "kernels/utf8_valid.hpp"
 
 namespace pgcodec::kernels {
 namespace {
 
-// SSE2 is part of x86-64, so a build that compiles it runs on every CPU it
-// targets; kernels beyond the baseline (AVX2, ...) will also need a CPU check
-// here.
-constexpr Kernel kKernels[] = {
-    {"scalar", &ascii_run_scalar, false},
+// Every kernel this build has, in order of preference. SSE2 is part of
+// x86-64, so it runs on every CPU the build targets; AVX2 and AVX-512 need
+// the CPU check in listed().
+constexpr Kernel kCompiled[] = {
+    {"scalar", &ascii_run_scalar, &utf8_valid_run_scalar, false},
 #if defined(__SSE2__)
-    {"sse2", &ascii_run_sse2, true},
+    {"sse2", &ascii_run_sse2, &utf8_valid_run_sse2, true},
+#endif
+#if defined(PGCODEC_KERNELS_X86)
+    {"avx2", &ascii_run_avx2, &utf8_valid_run_avx2, true},
+    {"avx512", &ascii_run_avx512, &utf8_valid_run_avx512, true},
 #endif
 };
+
+bool cpu_runs(const Kernel& k) noexcept {
+#if defined(PGCODEC_KERNELS_X86)
+  const std::string_view name = k.name;
+  // __builtin_cpu_supports also checks that the OS saves the vector state
+  // (XCR0), not only the CPUID bits.
+  if (name == "avx2") return __builtin_cpu_supports("avx2");
+  if (name == "avx512") return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+#else
+  (void)k;
+#endif
+  return true;
+}
+
+struct Listed {
+  Kernel kernels[std::size(kCompiled)];
+  std::size_t count = 0;
+};
+
+// The kernels of kCompiled this CPU runs, in the same order; built once.
+const Listed& listed() noexcept {
+  static const Listed list = [] {
+#if defined(PGCODEC_KERNELS_X86)
+    __builtin_cpu_init();
+#endif
+    Listed l{};
+    for (const Kernel& k : kCompiled)
+      if (cpu_runs(k)) l.kernels[l.count++] = k;
+    return l;
+  }();
+  return list;
+}
 
 // The kernel active() starts with: the last (most preferred) entry, or the
 // one PGCODEC_FORCE_IMPL names. The only place that reads the variable.
 const Kernel& initial() noexcept {
+  const std::span<const Kernel> all = available();
   const char* force = std::getenv("PGCODEC_FORCE_IMPL");
-  if (!force || !*force) return kKernels[std::size(kKernels) - 1];
+  if (!force || !*force) return all.back();
   if (const Kernel* k = find(force)) return *k;
   std::fprintf(stderr, "pgcodec: PGCODEC_FORCE_IMPL=\"%s\" names no kernel available here (available:",
                force);
-  for (const Kernel& k : kKernels) std::fprintf(stderr, " %s", k.name);
+  for (const Kernel& k : all) std::fprintf(stderr, " %s", k.name);
   std::fprintf(stderr, ")\n");
   std::abort();
 }
 
 }  // namespace
 
-std::span<const Kernel> available() noexcept { return kKernels; }
+std::span<const Kernel> available() noexcept {
+  const Listed& l = listed();
+  return {l.kernels, l.count};
+}
 
 const Kernel* find(std::string_view name) noexcept {
-  for (const Kernel& k : kKernels)
+  for (const Kernel& k : available())
     if (name == k.name) return &k;
   return nullptr;
 }

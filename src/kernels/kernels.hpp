@@ -9,6 +9,12 @@
 // "sse2" on a machine without it) is reported on stderr and aborts the
 // process at the first conversion: running the wrong kernel silently is what
 // the variable exists to prevent.
+//
+// The SIMD kernels are hand-written intrinsics, each function compiled for
+// its ISA with __attribute__((target(...))) and listed only when
+// __builtin_cpu_supports says the CPU has it, so the library still runs on
+// baseline x86-64. Not Google Highway: the library links the C++ standard
+// library only, and the two loops here are small enough to write per ISA.
 #pragma once
 
 #include <atomic>
@@ -22,16 +28,25 @@ namespace pgcodec::kernels {
 // every encoding passes through unchanged.
 using AsciiRunFn = std::size_t (*)(const unsigned char* p, std::size_t n) noexcept;
 
+// Length of the longest prefix of [p, p + n) made of complete characters
+// that PostgreSQL's pg_utf8_islegal() accepts (shortest form only, no
+// surrogates, nothing above U+10FFFF), with NUL (0x00) ending the run too.
+// A character cut off by p + n does not count. Never reads outside [p, p + n).
+using Utf8ValidRunFn = std::size_t (*)(const unsigned char* p, std::size_t n) noexcept;
+
 struct Kernel {
-  const char* name;      // "scalar", "sse2": also the PGCODEC_FORCE_IMPL value
+  const char* name;  // "scalar", "sse2", "avx2", "avx512": also the PGCODEC_FORCE_IMPL value
   AsciiRunFn ascii_run;
+  Utf8ValidRunFn utf8_valid_run;
   // The multibyte codecs' two-byte shortcuts: a two-byte code with a table
   // entry is decoded, and a three-byte UTF-8 character encoded to a two-byte
   // code, without the general grammar check (same results, fewer branches).
   bool table_shortcuts;
 };
 
-// Scalar first, then the SIMD kernels this build and this CPU can run.
+// Scalar first, then the SIMD kernels this build and this CPU can run, in
+// order of preference: sse2, avx2 (AVX2), avx512 (AVX-512F and BW). Built
+// once, on the first call (thread-safe, no allocation).
 std::span<const Kernel> available() noexcept;
 // The entry of available() called `name`, or nullptr.
 const Kernel* find(std::string_view name) noexcept;

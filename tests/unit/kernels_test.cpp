@@ -26,9 +26,17 @@ TEST(Kernels, ScalarFirstNamesUniqueAndFindable) {
     EXPECT_EQ(kernels::find(k.name), &k);
     EXPECT_NE(k.ascii_run, nullptr);
   }
+  for (const auto& k : all.subspan(1)) EXPECT_TRUE(k.table_shortcuts) << k.name;
+  for (const auto& k : all) EXPECT_NE(k.utf8_valid_run, nullptr) << k.name;
 #if defined(__SSE2__)
   ASSERT_NE(kernels::find("sse2"), nullptr);
   EXPECT_TRUE(kernels::find("sse2")->table_shortcuts);
+#endif
+#if defined(__x86_64__)
+  // Listed exactly when the CPU (and the OS) can run them.
+  EXPECT_EQ(kernels::find("avx2") != nullptr, __builtin_cpu_supports("avx2") != 0);
+  EXPECT_EQ(kernels::find("avx512") != nullptr,
+            __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw"));
 #endif
   EXPECT_EQ(kernels::find("no-such-kernel"), nullptr);
   EXPECT_EQ(kernels::find(""), nullptr);
@@ -36,6 +44,15 @@ TEST(Kernels, ScalarFirstNamesUniqueAndFindable) {
 
 // Run by ctest with PGCODEC_FORCE_IMPL set to each kernel's name (and to a
 // bad name, which must abort with a message); without it, the last kernel.
+TEST(Kernels, InOrderOfPreference) {
+  const std::string order[] = {"scalar", "sse2", "avx2", "avx512"};
+  std::size_t at = 0;
+  for (const auto& k : kernels::available()) {
+    while (at < std::size(order) && order[at] != k.name) ++at;
+    ASSERT_LT(at, std::size(order)) << k.name << " out of order or unknown";
+  }
+}
+
 TEST(Kernels, ActiveFollowsForceImpl) {
   const char* force = std::getenv("PGCODEC_FORCE_IMPL");
   const auto& active = kernels::active();
