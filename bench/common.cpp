@@ -434,6 +434,30 @@ std::vector<std::string> iconv_names(Encoding e) {
   return {};
 }
 
+std::string describe_difference(std::string_view ours, std::string_view theirs) {
+  std::size_t i = 0;
+  while (i < ours.size() && i < theirs.size() && ours[i] == theirs[i]) ++i;
+  // Back to the start of a UTF-8 character when both sides are UTF-8-like.
+  std::size_t at = i;
+  for (int k = 0; k < 3 && at > 0 && at < ours.size() &&
+                  (static_cast<unsigned char>(ours[at]) & 0xC0) == 0x80;
+       ++k)
+    --at;
+  auto bytes = [at](std::string_view s) {
+    static constexpr char digits[] = "0123456789abcdef";
+    std::string h;
+    for (std::size_t k = at; k < s.size() && k < at + 4; ++k) {
+      const auto b = static_cast<unsigned char>(s[k]);
+      if (!h.empty()) h += ' ';
+      h += digits[b >> 4];
+      h += digits[b & 15];
+    }
+    return h.empty() ? std::string("(end)") : h;
+  };
+  return "at output byte " + std::to_string(at) + ": pgcodec " + bytes(ours) + ", peer " +
+         bytes(theirs);
+}
+
 // ---------------------------------------------------------------------------
 
 Iconv::Iconv(const char* to, const char* from) noexcept : cd_(iconv_open(to, from)) {}

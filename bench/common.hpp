@@ -176,6 +176,10 @@ void run(benchmark::State& state, std::string_view in, std::string_view expected
                           static_cast<std::int64_t>(in.size()));
 }
 
+// Where `theirs` first differs from `ours` (pgcodec's output), for a skip
+// reason: "at output byte 12: pgcodec e3 80 9c, peer ef bd 9e".
+std::string describe_difference(std::string_view ours, std::string_view theirs);
+
 // As run(), for a peer with several candidate names: `make(name)` returns a
 // converter (an Iconv or Icu); the first that is ok() and produces `expected`
 // is timed and its name becomes the label.
@@ -183,17 +187,21 @@ template <class Make>
 void run_first_matching(benchmark::State& state, const std::vector<std::string>& names,
                         std::string_view in, std::string_view expected, std::span<char> out,
                         Make&& make) {
-  std::string why = "no converter opens";
+  std::string why;  // every candidate's reason, in order
+  auto note = [&why](const std::string& s) { why += (why.empty() ? "" : "; ") + s; };
   for (const std::string& n : names) {
     auto conv = make(n);
-    if (!conv->ok()) continue;
+    if (!conv->ok()) {
+      note(n + ": does not open");
+      continue;
+    }
     const std::size_t w = (*conv)(in, out);
     if (w == kFailed) {
-      why = "conversion failed (" + n + ")";
+      note(n + ": conversion fails");
       continue;
     }
     if (std::string_view(out.data(), w) != expected) {
-      why = "output differs from pgcodec's (" + n + ")";
+      note(n + ": output differs " + describe_difference(expected, std::string_view(out.data(), w)));
       continue;
     }
     state.SetLabel(n);
@@ -202,6 +210,7 @@ void run_first_matching(benchmark::State& state, const std::vector<std::string>&
     });
     return;
   }
+  if (why.empty()) why = "no converter for this encoding";
   state.SkipWithError(why.c_str());
 }
 

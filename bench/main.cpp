@@ -10,6 +10,9 @@
 // simdutf). First-call latency is a program of its own (first_call.cpp).
 #include "py.hpp"
 
+#include <gnu/libc-version.h>
+#include <unicode/uversion.h>
+
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -36,6 +39,8 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("pgcodec_kernel", pgcodec::kernels::active().name);
   benchmark::AddCustomContext("pgcodec_kernels_available", kernels);
   benchmark::AddCustomContext("python", Py_GetVersion());
+  benchmark::AddCustomContext("icu", U_ICU_VERSION);
+  benchmark::AddCustomContext("glibc", gnu_get_libc_version());
 #ifdef PGCODEC_BENCH_HAVE_SIMDUTF
   benchmark::AddCustomContext("simdutf", std::string(SIMDUTF_VERSION) + " (" +
                                              std::string(simdutf::get_active_implementation()->name()) + ")");

@@ -78,35 +78,45 @@ bool check_and_time(benchmark::State& state, const Set& s, Conv&& conv) {
   return true;
 }
 
-// The first ICU name whose cached converter gives pgcodec's output for all.
-std::string icu_name_for(const Set& s) {
+// The first of `names` whose converter (made by make(name)) gives pgcodec's
+// output on every string; empty if none, with the reason in `why`.
+template <class Make>
+std::string first_matching(const Set& s, const std::vector<std::string>& names, Make&& make,
+                           std::string& why) {
   std::vector<char> out(out_size(s.longest));
-  for (const std::string& n : icu_names(s.enc)) {
-    Icu cnv("UTF-8", n.c_str());
-    if (!cnv.ok()) continue;
+  why.clear();
+  auto note = [&why](const std::string& r) { why += (why.empty() ? "" : "; ") + r; };
+  for (const std::string& n : names) {
+    auto cnv = make(n);
+    if (!cnv->ok()) {
+      note(n + ": does not open");
+      continue;
+    }
     bool same = true;
     for (std::size_t i = 0; same && i < s.in.size(); ++i) {
-      const std::size_t w = cnv(s.in[i], out);
+      const std::size_t w = (*cnv)(s.in[i], out);
       same = w != kFailed && std::string_view(out.data(), w) == s.expected[i];
+      if (w == kFailed) note(n + ": fails on string " + std::to_string(i));
+      else if (!same)
+        note(n + ": differs on string " + std::to_string(i) + " " +
+             describe_difference(s.expected[i], std::string_view(out.data(), w)));
     }
     if (same) return n;
   }
+  if (why.empty()) why = "no converter for this encoding";
   return {};
 }
 
-std::string iconv_name_for(const Set& s) {
-  std::vector<char> out(out_size(s.longest));
-  for (const std::string& n : iconv_names(s.enc)) {
-    Iconv cnv("UTF-8", n.c_str());
-    if (!cnv.ok()) continue;
-    bool same = true;
-    for (std::size_t i = 0; same && i < s.in.size(); ++i) {
-      const std::size_t w = cnv(s.in[i], out);
-      same = w != kFailed && std::string_view(out.data(), w) == s.expected[i];
-    }
-    if (same) return n;
-  }
-  return {};
+std::string icu_name_for(const Set& s, std::string& why) {
+  return first_matching(s, icu_names(s.enc), [](const std::string& n) {
+    return std::make_unique<Icu>("UTF-8", n.c_str());
+  }, why);
+}
+
+std::string iconv_name_for(const Set& s, std::string& why) {
+  return first_matching(s, iconv_names(s.enc), [](const std::string& n) {
+    return std::make_unique<Iconv>("UTF-8", n.c_str());
+  }, why);
 }
 
 void skip_unless(benchmark::State& state, bool ok, const char* why) {
@@ -136,16 +146,18 @@ void b_find_codec(benchmark::State& state, const Set* s) {
 }
 
 void b_icu(benchmark::State& state, const Set* s) {
-  const std::string n = icu_name_for(*s);
-  if (n.empty()) return state.SkipWithError("no ICU converter gives pgcodec's output");
+  std::string why;
+  const std::string n = icu_name_for(*s, why);
+  if (n.empty()) return state.SkipWithError(why.c_str());
   state.SetLabel(n);
   Icu cnv("UTF-8", n.c_str());
   check_and_time(state, *s, [&cnv](std::string_view in, std::span<char> o) { return cnv(in, o); });
 }
 
 void b_icu_open(benchmark::State& state, const Set* s) {
-  const std::string n = icu_name_for(*s);
-  if (n.empty()) return state.SkipWithError("no ICU converter gives pgcodec's output");
+  std::string why;
+  const std::string n = icu_name_for(*s, why);
+  if (n.empty()) return state.SkipWithError(why.c_str());
   state.SetLabel(n);
   check_and_time(state, *s, [&n](std::string_view in, std::span<char> o) {
     Icu cnv("UTF-8", n.c_str());
@@ -178,16 +190,18 @@ void b_icu_from_utf8(benchmark::State& state, const Set* s) {
 }
 
 void b_iconv(benchmark::State& state, const Set* s) {
-  const std::string n = iconv_name_for(*s);
-  if (n.empty()) return state.SkipWithError("no iconv converter gives pgcodec's output");
+  std::string why;
+  const std::string n = iconv_name_for(*s, why);
+  if (n.empty()) return state.SkipWithError(why.c_str());
   state.SetLabel(n);
   Iconv cnv("UTF-8", n.c_str());
   check_and_time(state, *s, [&cnv](std::string_view in, std::span<char> o) { return cnv(in, o); });
 }
 
 void b_iconv_open(benchmark::State& state, const Set* s) {
-  const std::string n = iconv_name_for(*s);
-  if (n.empty()) return state.SkipWithError("no iconv converter gives pgcodec's output");
+  std::string why;
+  const std::string n = iconv_name_for(*s, why);
+  if (n.empty()) return state.SkipWithError(why.c_str());
   state.SetLabel(n);
   check_and_time(state, *s, [&n](std::string_view in, std::span<char> o) {
     Iconv cnv("UTF-8", n.c_str());
