@@ -373,6 +373,38 @@ def section_seed(rep):
         rep.out()
 
 
+def section_kernels(rep, active, kernel_runs):
+    rep.out("## pgcodec per kernel")
+    rep.out()
+    if not kernel_runs:
+        rep.out(f"Only the default kernel ({active}) ran: this CPU or build offers no other.")
+        rep.out()
+        return
+    others = []
+    for spec in kernel_runs:
+        name, _, path = spec.partition("=")
+        try:
+            _, runs, _ = load_bench(path)
+        except (OSError, ValueError, KeyError):
+            runs = {}
+        others.append((name, runs))
+    rep.out(f"pgcodec's own rows again with PGCODEC_FORCE_IMPL=<kernel>, same build, same inputs; ratio = that "
+            f"kernel's time ÷ the default kernel's ({active}), > 1 means the default is faster.")
+    rep.out()
+    rows = []
+    for n in sorted(set().union(*(r.keys() for _, r in others))):
+        t = rep.t(n)
+        row = [n.rsplit("/", 1)[0], fmt_ns(t)]
+        for _, runs in others:
+            o = runs.get(n)
+            row += [fmt_ns(o["cpu_ns"]) if o else "-", fmt_ratio(o["cpu_ns"] / t) if o and t else "-"]
+        rows.append(row)
+    hdr = ["benchmark", active]
+    for k, _ in others:
+        hdr += [k, f"{k} ÷ {active}"]
+    rep.table(hdr, rows)
+
+
 def section_prose(rep):
     rep.out("## Prose in UTF8 and WIN1252 (the former decode_bench cases)")
     rep.out()
@@ -401,6 +433,8 @@ def main():
     ap.add_argument("--compiler", default="")
     ap.add_argument("--mode", default="full")
     ap.add_argument("--out", required=True)
+    ap.add_argument("--kernel-run", action="append", default=[], metavar="KERNEL=BENCH.json",
+                    help="pgcodec's rows run again under another kernel (PGCODEC_FORCE_IMPL)")
     a = ap.parse_args()
 
     try:
@@ -421,6 +455,7 @@ def main():
     section_cpython(body)
     section_fixed(body, first_call)
     section_seed(body)
+    section_kernels(body, ctx.get("pgcodec_kernel", "?"), a.kernel_run)
     section_native(body, "random", False)
     section_prose(body)
     if errors:
