@@ -1,60 +1,21 @@
 // The 27 single-byte encodings (LATIN1..10, ISO_8859_5..8, WIN866, WIN874,
 // WIN1250..1258, KOI8R, KOI8U): table-driven both ways, ASCII runs copied
-// wholesale. The tables are built once from src/tables/.
-#include <array>
+// wholesale. The tables are constant data (tables/dense.hpp, generated).
 #include <cstring>
-#include <vector>
 
 #include "codec_table.hpp"
 #include "codecs/codec_ops.hpp"
 #include "rules/grammar.hpp"
 #include "rules/utf8.hpp"
-#include "tables/lookup.hpp"
-#include "tables/table.hpp"
+#include "tables/dense.hpp"
 
 namespace pgcodec::detail {
 
-struct SingleByteTables {
-  // UTF-8 of bytes 0x80..0xFF: bytes[0..2], length in [3]; length 0: unmapped.
-  std::array<std::array<char, 4>, 128> dec{};
-  // Encoding: a page of 256 code points per BMP page the encoding reaches.
-  std::array<std::uint8_t, 256> page_of{};  // page number + 1, 0: none
-  std::vector<std::array<unsigned char, 256>> pages;
-};
-
 namespace {
-
-SingleByteTables build(const MappingTable& t) {
-  SingleByteTables s;
-  for (std::uint32_t b = 0x80; b < 0x100; ++b) {
-    std::uint32_t cp = 0, cp2 = 0;
-    if (!lookup_decode(t, b, cp, cp2)) continue;
-    // Every mapping is in the BMP: at most 3 bytes, [3] holds the length.
-    s.dec[b - 0x80][3] = static_cast<char>(write_utf8(s.dec[b - 0x80].data(), cp));
-  }
-  for (const Run& r : t.encode) {
-    for (std::uint32_t k = 0; k < r.length; ++k) {
-      const std::uint32_t cp = r.cp + k, code = r.code + k;
-      if (cp < 0x80) continue;  // ASCII is the identity everywhere
-      auto& slot = s.page_of[cp >> 8];
-      if (!slot) {
-        s.pages.emplace_back();
-        s.pages.back().fill(0);
-        slot = static_cast<std::uint8_t>(s.pages.size());
-      }
-      s.pages[slot - 1u][cp & 0xFF] = static_cast<unsigned char>(code);
-    }
-  }
-  return s;
-}
-
-const SingleByteTables& tables_of(const CodecRow& row) noexcept {
-  return row.tables.single_byte->get(row.encoding, &build);
-}
 
 Result decode(const CodecRow& row, std::string_view in, std::span<char> out, ErrorMode mode,
               bool, const kernels::Kernel& k) noexcept {
-  const SingleByteTables& s = tables_of(row);
+  const SingleByteDense& s = *row.tables.single_byte;
   const Encoding enc = row.encoding;
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
   const std::size_t n = in.size();
@@ -73,7 +34,7 @@ Result decode(const CodecRow& row, std::string_view in, std::span<char> out, Err
       continue;
     }
     const unsigned char b = p[i];
-    if (b == 0 || !s.dec[b - 0x80][3]) {
+    if (b == 0 || !s.decode[b - 0x80][3]) {
       const bool nul = b == 0;
       if (mode == ErrorMode::Strict) {
         r.status = Status::Error;
@@ -87,13 +48,13 @@ Result decode(const CodecRow& row, std::string_view in, std::span<char> out, Err
       ++i;
       continue;
     }
-    const auto& d = s.dec[b - 0x80];
+    const char* d = s.decode[b - 0x80];
     const auto len = static_cast<std::size_t>(d[3]);
     if (cap - w < len) break;
     // Only the character's own bytes are stored (2 or 3: every mapped high
     // byte is at least U+0080).
     if (len >= 2) {
-      std::memcpy(o + w, d.data(), 2);
+      std::memcpy(o + w, d, 2);
       if (len == 3) o[w + 2] = d[2];
     } else {
       o[w] = d[0];
@@ -109,7 +70,7 @@ Result decode(const CodecRow& row, std::string_view in, std::span<char> out, Err
 
 Result encode(const CodecRow& row, std::string_view in, std::span<char> out, ErrorMode mode,
               const kernels::Kernel& k) noexcept {
-  const SingleByteTables& s = tables_of(row);
+  const SingleByteDense& s = *row.tables.single_byte;
   const Encoding enc = row.encoding;
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
   const std::size_t n = in.size();
@@ -131,9 +92,7 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
     unsigned char byte = 0;
     if (l > 0) {
       const std::uint32_t cp = utf8_decode_multibyte(p + i, static_cast<std::size_t>(l));
-      if (cp < 0x10000) {
-        if (const auto page = s.page_of[cp >> 8]) byte = s.pages[page - 1u][cp & 0xFF];
-      }
+      byte = single_byte_encode(s, cp);
     }
     if (byte) {
       out[w++] = static_cast<char>(byte);
