@@ -4,8 +4,11 @@
 // decodes to and what every code point encodes to, builds compact run tables
 // from the answers, checks that the table model (harness/core/model.hpp: the
 // byte grammar plus the tables) reproduces every answer, and writes
-// src/tables/generated/. With --check it compares the answers with the
-// committed tables instead and lists every difference. Answers are compared
+// src/tables/generated/ (the runs) and src/tables/generated/dense/ (the
+// library's dense form of them, dense.cpp). With --check it compares the
+// answers with the committed tables instead and lists every difference;
+// --check-dense compares the library's dense tables with the runs, and
+// --dense-only rewrites them from the committed runs, both without a server. Answers are compared
 // as every checker compares them: harness::classify().
 #include <CLI/CLI.hpp>
 
