@@ -50,10 +50,11 @@ inline std::uint8_t single_byte_encode(const SingleByteDense& d, std::uint32_t c
 inline constexpr std::uint16_t kWideFirst = 0xD800;
 inline constexpr std::uint16_t kWideEnd = 0xE000;
 
-// The last byte's slice of one prefix: values[offset + b - lo] for lo <= b <= hi.
-// Row 0 is empty (lo > hi).
+// The last byte's slice of one prefix: values[base + b] for lo <= b <= hi, where
+// base is the slice's offset in values minus lo, modulo 2^32 (one addition
+// per lookup). An empty row has lo > hi.
 struct DecodeRow {
-  std::uint32_t offset;
+  std::uint32_t base;
   std::uint8_t lo, hi;
 };
 
@@ -85,11 +86,14 @@ struct LinearIndex {
 };
 
 struct MultibyteDense {
-  // Decoding. one: single high bytes 0x80..0xFF. nodes: 256-entry blocks of
-  // uint16, node 0 all zero; root[len] is the node of a code's first byte
-  // for codes of len bytes (len 2..4), each further byte but the last steps
-  // to the next node, and the entry for the last-but-one byte is a row.
+  // Decoding. one: single high bytes 0x80..0xFF. two: the row of each lead
+  // byte's two-byte codes (256 rows). nodes: 256-entry blocks of uint16,
+  // node 0 all zero; root[len] is the node of a code's first byte for codes
+  // of len bytes (len 3, 4), each further byte but the last steps to the
+  // next node, and the entry for the last-but-one byte is an index into rows
+  // (row 0 empty).
   const std::uint16_t* one;
+  const DecodeRow* two;
   std::uint16_t root[5];
   const std::uint16_t* nodes;
   const DecodeRow* rows;
@@ -111,17 +115,17 @@ struct MultibyteDense {
   LinearIndex encode_linear;
 };
 
-// The value for the last byte `b` of a code whose prefix reached `row`.
-inline std::uint16_t dense_row_value(const MultibyteDense& d, std::uint16_t row,
+// The value for the last byte `b` of a code whose prefix reached row `r`.
+inline std::uint16_t dense_row_value(const MultibyteDense& d, const DecodeRow& r,
                                      unsigned b) noexcept {
-  const DecodeRow& r = d.rows[row];
-  return b >= r.lo && b <= r.hi ? d.values[r.offset + (b - r.lo)] : std::uint16_t{0};
+  return b >= r.lo && b <= r.hi ? d.values[static_cast<std::uint32_t>(r.base + b)]
+                                : std::uint16_t{0};
 }
 
 // The decode value of a two-byte code p0 p1 (see kWideFirst), for the
 // decoder's fast path: any two bytes may be passed.
 inline std::uint16_t dense_decode2(const MultibyteDense& d, unsigned p0, unsigned p1) noexcept {
-  return dense_row_value(d, d.nodes[d.root[2] * 256u + p0], p1);
+  return dense_row_value(d, d.two[p0 & 0xFF], p1);
 }
 
 // The run holding `key`, or null (see LinearIndex).
@@ -152,7 +156,7 @@ inline bool dense_decode(const MultibyteDense& d, const unsigned char* p, std::s
     case 2: v = dense_decode2(d, p[0], p[1]); break;
     case 3: {
       const std::uint16_t n = d.nodes[d.root[3] * 256u + p[0]];
-      v = dense_row_value(d, d.nodes[n * 256u + p[1]], p[2]);
+      v = dense_row_value(d, d.rows[d.nodes[n * 256u + p[1]]], p[2]);
       break;
     }
     default: {
@@ -169,7 +173,7 @@ inline bool dense_decode(const MultibyteDense& d, const unsigned char* p, std::s
       }
       const std::uint16_t n1 = d.nodes[d.root[4] * 256u + p[0]];
       const std::uint16_t n2 = d.nodes[n1 * 256u + p[1]];
-      v = dense_row_value(d, d.nodes[n2 * 256u + p[2]], p[3]);
+      v = dense_row_value(d, d.rows[d.nodes[n2 * 256u + p[2]]], p[3]);
       break;
     }
   }

@@ -215,21 +215,30 @@ std::string multibyte_source(const MappingTable& t, const std::string& version,
     if (nodes.size() > 0xFFFF) throw std::runtime_error(name + ": too many decode nodes");
     return static_cast<std::uint16_t>(nodes.size() - 1);
   };
+  const detail::DecodeRow empty{0, 1, 0};
+  std::vector<detail::DecodeRow> two(256, empty);
   for (std::size_t len = 2; len <= 4; ++len) {
     if (by_code[len].empty()) continue;
     if (len == 4 && !t.decode_linear.empty())
       throw std::runtime_error(name + ": four-byte codes both tabulated and linear");
-    root[len] = new_node();
+    if (len > 2) root[len] = new_node();
     // Rows: consecutive codes of one prefix.
     for (auto it = by_code[len].begin(); it != by_code[len].end();) {
       const std::uint32_t prefix = it->first >> 8;
       auto end = it;
       while (end != by_code[len].end() && (end->first >> 8) == prefix) ++end;
       const unsigned lo = it->first & 0xFF, hi = std::prev(end)->first & 0xFF;
-      detail::DecodeRow row{static_cast<std::uint32_t>(values.size()),
-                            static_cast<std::uint8_t>(lo), static_cast<std::uint8_t>(hi)};
+      const auto offset = static_cast<std::uint32_t>(values.size());
       values.resize(values.size() + (hi - lo + 1), 0);
-      for (auto j = it; j != end; ++j) values[row.offset + (j->first & 0xFF) - lo] = j->second;
+      for (auto j = it; j != end; ++j) values[offset + (j->first & 0xFF) - lo] = j->second;
+      // base + b == offset + (b - lo), modulo 2^32.
+      const detail::DecodeRow row{offset - lo, static_cast<std::uint8_t>(lo),
+                                  static_cast<std::uint8_t>(hi)};
+      it = end;
+      if (len == 2) {
+        two[prefix] = row;
+        continue;
+      }
       rows.push_back(row);
       if (rows.size() > 0xFFFF) throw std::runtime_error(name + ": too many decode rows");
       // Walk the prefix bytes from the first; the last one holds the row.
@@ -243,7 +252,6 @@ std::string multibyte_source(const MappingTable& t, const std::string& version,
         node = nodes[node][b];
       }
       nodes[node][prefix & 0xFF] = static_cast<std::uint16_t>(rows.size() - 1);
-      it = end;
     }
   }
   const Linear dlin = linear_index(t.decode_linear, [](const LinearRun& r) { return r.linear; },
@@ -285,7 +293,8 @@ std::string multibyte_source(const MappingTable& t, const std::string& version,
   std::ostringstream o;
   {
     std::ostringstream what;
-    what << "decode " << nodes.size() << " nodes, " << rows.size() << " rows, " << values.size()
+    what << "decode " << std::count_if(two.begin(), two.end(), [](auto& r) { return r.lo <= r.hi; })
+         << " lead rows, " << nodes.size() << " nodes, " << rows.size() << " rows, " << values.size()
          << " values, " << wide.size() << " wide, " << dlin.runs.size()
          << " linear runs; encode " << pages.size() / 256 << " pages, " << wide_codes.size()
          << " wide codes, " << pairs.size() << " pairs, " << elin.runs.size() << " linear runs";
@@ -304,11 +313,13 @@ std::string multibyte_source(const MappingTable& t, const std::string& version,
   std::vector<std::uint16_t> flat_nodes;
   for (auto& n : nodes) flat_nodes.insert(flat_nodes.end(), n.begin(), n.end());
   const auto nodes_e = emit(o, "std::uint16_t", "nodes", flat_nodes, 16, h16);
-  const auto rows_e = emit(o, "DecodeRow", "rows", rows, 6, [](const detail::DecodeRow& r) {
+  auto row_fields = [](const detail::DecodeRow& r) {
     std::ostringstream s;
-    s << "{" << r.offset << ", " << hex(r.lo) << ", " << hex(r.hi) << "}";
+    s << "{" << r.base << "u, " << hex(r.lo) << ", " << hex(r.hi) << "}";
     return s.str();
-  });
+  };
+  const auto two_e = emit(o, "DecodeRow", "two", two, 6, row_fields);
+  const auto rows_e = emit(o, "DecodeRow", "rows", rows, 6, row_fields);
   const auto values_e = emit(o, "std::uint16_t", "values", values, 16, h16);
   const auto wide_e = emit(o, "WideChar", "wide", wide, 6, [](const detail::WideChar& w) {
     return "{" + hex(w.cp1) + ", " + hex(w.cp2) + "}";
@@ -330,6 +341,7 @@ std::string multibyte_source(const MappingTable& t, const std::string& version,
   o << "}  // namespace\n\n";
   o << "constinit const MultibyteDense " << table_symbol(t.encoding) << "{\n"
     << "    " << one_e << ",\n"
+    << "    " << two_e << ",\n"
     << "    {" << root[0] << ", " << root[1] << ", " << root[2] << ", " << root[3] << ", "
     << root[4] << "},\n"
     << "    " << nodes_e << ",\n    " << rows_e << ",\n    " << values_e << ",\n    " << wide_e
