@@ -11,7 +11,7 @@
 #include "kernels/kernels.hpp"
 #include "rules/grammar.hpp"
 #include "rules/utf8.hpp"
-#include "tables/table.hpp"
+#include "tables/dense.hpp"
 
 namespace pgcodec {
 
@@ -41,7 +41,8 @@ namespace {
 // The pairs of code points `row`'s encoder combines into one code, sorted by
 // (cp1, cp2); empty for every other encoding.
 std::span<const detail::Pair> combined_pairs(const detail::CodecRow& row) noexcept {
-  return detail::mapping_table(row.encoding)->encode_pairs;
+  const detail::MultibyteDense* d = row.tables.multibyte;
+  return d ? std::span<const detail::Pair>(d->pairs, d->pair_count) : std::span<const detail::Pair>();
 }
 
 // Where encode_partial stops in `s`: before a character the end may cut

@@ -7,23 +7,18 @@
 // combined-character lookahead of EUC_JIS_2004 and SHIFT_JIS_2004 reports
 // errors in the character after the current one.
 //
-// Lookups are constant time: the runs of the generated tables are expanded,
-// once per encoding and on first use, into dense arrays indexed by the bytes
-// of a code (decoding) and two-level pages indexed by code point (encoding).
-// Only GB18030's computed four-byte ranges (207 of them) and the 25 combined
-// pairs keep a binary search over a constant handful.
-#include <array>
+// Lookups are constant time, in the generated dense tables (tables/dense.hpp,
+// constant data): rows indexed by the bytes of a code (decoding), two-level
+// pages indexed by code point (encoding), GB18030's four-byte ranges by
+// arithmetic on a rank index. Only the 25 combined pairs keep a binary search.
 #include <cstring>
-#include <memory>
-#include <mutex>
-#include <vector>
 
 #include "codec_table.hpp"
 #include "codecs/ascii_copy.hpp"
 #include "codecs/codec_ops.hpp"
 #include "rules/grammar.hpp"
 #include "rules/utf8.hpp"
-#include "tables/lookup.hpp"
+#include "tables/dense.hpp"
 #include "tables/table.hpp"
 
 namespace pgcodec::detail {
@@ -51,127 +46,6 @@ struct Out {
   }
 };
 
-// Dense lookup tables for one encoding. A decode slot holds the code point,
-// kPairFlag | index into decode_pairs, or 0 (no mapping); an encode slot
-// holds the byte code or 0.
-constexpr std::uint32_t kPairFlag = 0x80000000u;
-using Slab = std::array<std::uint32_t, 128 * 128>;  // indexed by two high bytes
-
-}  // namespace
-
-// The dense tables of one multibyte encoding (its SharedTables' T).
-struct MultibyteTables {
-  const MappingTable* table = nullptr;
-  std::array<std::uint32_t, 128> one{};       // single high bytes
-  std::vector<std::uint32_t> two;             // (lead - 0x80) * 256 + trail
-  std::array<std::int16_t, 128> slab3_of{};   // 3-byte codes: lead -> slab + 1
-  std::vector<std::int16_t> slab4_of;         // 4-byte: (b1 - 0x80) * 128 + b2 - 0x80 -> slab + 1
-  std::vector<std::unique_ptr<Slab>> slabs;
-  std::vector<std::uint32_t> page_of;         // cp >> 8 -> page + 1
-  std::vector<std::array<std::uint32_t, 256>> pages;
-};
-
-namespace {
-
-using Dense = MultibyteTables;
-
-std::uint32_t& slab_slot(Dense& d, std::int16_t& ref, unsigned b_hi, unsigned b_lo) {
-  if (!ref) {
-    d.slabs.push_back(std::make_unique<Slab>());
-    d.slabs.back()->fill(0);
-    ref = static_cast<std::int16_t>(d.slabs.size());
-  }
-  return (*d.slabs[static_cast<std::size_t>(ref - 1)])[(b_hi - 0x80) * 128 + (b_lo - 0x80)];
-}
-
-void put_decode(Dense& d, std::uint32_t code, std::uint32_t value) {
-  const unsigned b1 = code >> 24, b2 = (code >> 16) & 0xFF, b3 = (code >> 8) & 0xFF, b4 = code & 0xFF;
-  if (code < 0x80) return;  // ASCII never reaches the tables
-  if (code <= 0xFF) {
-    d.one[b4 - 0x80] = value;
-  } else if (code <= 0xFFFF) {
-    d.two[(b3 - 0x80) * 256 + b4] = value;
-  } else if (code <= 0xFFFFFF) {
-    slab_slot(d, d.slab3_of[b2 - 0x80], b3, b4) = value;
-  } else {
-    slab_slot(d, d.slab4_of[(b1 - 0x80) * 128 + (b2 - 0x80)], b3, b4) = value;
-  }
-}
-
-Dense build_dense(const MappingTable& t) {
-  Dense dense;
-  Dense* d = &dense;
-  d->table = &t;
-  d->two.assign(128 * 256, 0);
-  d->slab4_of.assign(128 * 128, 0);
-  d->page_of.assign(0x110000 >> 8, 0);
-  for (const Run& r : t.decode)
-    for (std::uint32_t k = 0; k < r.length; ++k) put_decode(*d, r.code + k, r.cp + k);
-  for (std::size_t i = 0; i < t.decode_pairs.size(); ++i)
-    put_decode(*d, t.decode_pairs[i].code, kPairFlag | static_cast<std::uint32_t>(i));
-  for (const Run& r : t.encode) {
-    for (std::uint32_t k = 0; k < r.length; ++k) {
-      const std::uint32_t cp = r.cp + k;
-      if (cp < 0x80) continue;  // ASCII is copied, never looked up
-      auto& page = d->page_of[cp >> 8];
-      if (!page) {
-        d->pages.emplace_back();
-        d->pages.back().fill(0);
-        page = static_cast<std::uint32_t>(d->pages.size());
-      }
-      d->pages[page - 1][cp & 0xFF] = r.code + k;
-    }
-  }
-  return dense;
-}
-
-const Dense& dense_of(const CodecRow& row) noexcept {
-  return row.tables.multibyte->get(row.encoding, &build_dense);
-}
-
-// O(1) except GB18030's four-byte ranges.
-bool dense_decode(const Dense& d, const unsigned char* p, std::size_t len, std::uint32_t& cp1,
-                  std::uint32_t& cp2) {
-  std::uint32_t v = 0;
-  switch (len) {
-    case 1: v = d.one[p[0] - 0x80u]; break;
-    case 2: v = d.two[(p[0] - 0x80u) * 256 + p[1]]; break;
-    case 3:
-      if (const auto s = d.slab3_of[p[0] - 0x80u])
-        v = (*d.slabs[static_cast<std::size_t>(s - 1)])[(p[1] - 0x80u) * 128 + (p[2] - 0x80u)];
-      break;
-    default:
-      if (d.table->encoding == Encoding::GB18030) {
-        std::uint32_t code = 0;
-        for (std::size_t k = 0; k < 4; ++k) code = (code << 8) | p[k];
-        return lookup_decode(*d.table, code, cp1, cp2);
-      }
-      if (const auto s = d.slab4_of[(p[0] - 0x80u) * 128 + (p[1] - 0x80u)])
-        v = (*d.slabs[static_cast<std::size_t>(s - 1)])[(p[2] - 0x80u) * 128 + (p[3] - 0x80u)];
-      break;
-  }
-  if (!v) return false;
-  if (v & kPairFlag) {
-    const Pair& pr = d.table->decode_pairs[v & ~kPairFlag];
-    cp1 = pr.cp1;
-    cp2 = pr.cp2;
-    return true;
-  }
-  cp1 = v;
-  cp2 = 0;
-  return true;
-}
-
-bool dense_encode(const Dense& d, std::uint32_t cp, std::uint32_t& code) {
-  if (const auto page = d.page_of[cp >> 8]) {
-    if (const auto c = d.pages[page - 1][cp & 0xFF]) {
-      code = c;
-      return true;
-    }
-  }
-  return !d.table->encode_linear.empty() && lookup_encode(*d.table, cp, code);
-}
-
 Result finish(Result r, std::size_t i, const Out& o) {
   r.consumed = i;
   r.written = o.w;
@@ -180,7 +54,7 @@ Result finish(Result r, std::size_t i, const Out& o) {
 
 Result decode(const CodecRow& row, std::string_view in, std::span<char> out, ErrorMode mode,
               bool final, const kernels::Kernel& k) noexcept {
-  const Dense& d = dense_of(row);
+  const MultibyteDense& d = *row.tables.multibyte;
   const Encoding enc = row.encoding;
   const bool fast = k.table_shortcuts;
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
@@ -205,14 +79,15 @@ Result decode(const CodecRow& row, std::string_view in, std::span<char> out, Err
   while (i < n) {
     if (fast) {
       // The common case in a loop of its own, over locals only (a store
-      // through char* may alias anything, so members and the variables the
-      // lambda above captures would be reloaded after every store): ASCII,
-      // and two-byte codes with an entry, which by construction of the
-      // tables are well-formed characters of exactly two bytes (the
-      // generator records only sequences the structural rules accept as one
-      // character), so they need no further checks. Anything else goes to
-      // the general step below, one character, and back here.
-      const std::uint32_t* const two = d.two.data();
+      // through char* may alias anything, so the tables' members and the
+      // variables the lambda above captures would be reloaded after every
+      // store): ASCII, and two-byte codes with an entry, which by
+      // construction of the tables are well-formed characters of exactly two
+      // bytes (the generator records only sequences the structural rules
+      // accept as one character), so they need no further checks. Anything
+      // else goes to the general step below, one character, and back here.
+      const DecodeRow* const two = d.two;
+      const std::uint16_t* const values = d.values;
       char* const ob = o.buf.data();
       const std::size_t cap = o.buf.size();
       std::size_t fi = i, fw = o.w;
@@ -223,8 +98,11 @@ Result decode(const CodecRow& row, std::string_view in, std::span<char> out, Err
           continue;
         }
         if (b == 0 || n - fi < 2) break;
-        const std::uint32_t v = two[(b - 0x80u) * 256 + p[fi + 1]];
-        if (!v || (v & kPairFlag) || cap - fw < 4) break;
+        const DecodeRow& slice = two[b];
+        const unsigned t = p[fi + 1];
+        if (t < slice.lo || t > slice.hi) break;
+        const std::uint16_t v = values[static_cast<std::uint32_t>(slice.base + t)];
+        if (!v || (v >= kWideFirst && v < kWideEnd) || cap - fw < 4) break;
         fw += write_utf8(ob + fw, v);  // SHIFT_JIS_2004's 81 5F and 81 B0 decode to ASCII
         fi += 2;
       }
@@ -267,13 +145,12 @@ Result decode(const CodecRow& row, std::string_view in, std::span<char> out, Err
 
 Result encode(const CodecRow& row, std::string_view in, std::span<char> out, ErrorMode mode,
               const kernels::Kernel& k) noexcept {
-  const Dense& d = dense_of(row);
+  const MultibyteDense& d = *row.tables.multibyte;
   const Encoding enc = row.encoding;
   const bool fast = k.table_shortcuts;
-  const MappingTable& t = *d.table;
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
   const std::size_t n = in.size();
-  const bool combined = !t.encode_pairs.empty();
+  const bool combined = d.pair_count != 0;
   Out o{out};
   std::size_t i = 0;
   Result r;
@@ -297,11 +174,13 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
     if (fast) {
       // The common case in a loop of its own, over locals only (see decode):
       // ASCII, and (in an encoding without combined characters) three-byte
-      // UTF-8 characters, all of CJK, whose code point has a two-byte code.
-      // ASCII is never part of a combined character, so the encodings that
-      // have them take ASCII here too.
-      const std::uint32_t* const page_of = d.page_of.data();
-      const std::array<std::uint32_t, 256>* const pages = d.pages.data();
+      // UTF-8 characters, all of CJK, whose code point has a two-byte code
+      // (a page entry >= 0x8000: two bytes with a high lead). ASCII is never
+      // part of a combined character, so the encodings that have them take
+      // ASCII here too.
+      const std::uint16_t* const page_of = d.page_of;
+      const std::uint32_t page_count = d.page_count;
+      const std::uint16_t* const pages = d.pages;
       char* const ob = o.buf.data();
       const std::size_t cap = o.buf.size();
       std::size_t fi = i, fw = o.w;
@@ -317,10 +196,12 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
                         (c0 != 0xE0 || c1 >= 0xA0) && (c0 != 0xED || c1 < 0xA0);
         if (!ok) break;
         const std::uint32_t cp = ((c0 & 0x0Fu) << 12) | ((c1 & 0x3Fu) << 6) | (c2 & 0x3Fu);
-        const std::uint32_t page = page_of[cp >> 8];
-        if (!page) break;
-        const std::uint32_t code = pages[page - 1][cp & 0xFF];
-        if (code <= 0xFF || code > 0xFFFF) break;
+        const std::uint32_t pg = cp >> 8;
+        if (pg >= page_count) break;
+        const std::uint32_t e = page_of[pg];
+        if (!e) break;
+        const std::uint32_t code = pages[(e - 1u) * 256u + (cp & 0xFFu)];
+        if (code < 0x8000u) break;  // none, one byte, or a longer code
         ob[fw] = static_cast<char>(code >> 8);
         ob[fw + 1] = static_cast<char>(code & 0xFF);
         fw += 2;
@@ -361,7 +242,7 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
         // Replace mode: convert this character normally; the next round
         // replaces the bad one.
       } else if (l2 > 1 &&
-                 lookup_encode_pair(t, cp, utf8_decode_multibyte(p + j, l2), code)) {
+                 dense_encode_pair(d, cp, utf8_decode_multibyte(p + j, l2), code)) {
         if (!o.fits(code_length(code))) {
           r.status = Status::OutputFull;
           break;

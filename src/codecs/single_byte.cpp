@@ -1,64 +1,25 @@
 // The 27 single-byte encodings (LATIN1..10, ISO_8859_5..8, WIN866, WIN874,
 // WIN1250..1258, KOI8R, KOI8U): table-driven both ways, ASCII runs copied
-// wholesale. The tables are built once from src/tables/.
-#include <array>
+// wholesale. The tables are constant data (tables/dense.hpp, generated).
 #include <cstring>
-#include <vector>
 
 #include "codec_table.hpp"
 #include "codecs/ascii_copy.hpp"
 #include "codecs/codec_ops.hpp"
 #include "rules/grammar.hpp"
 #include "rules/utf8.hpp"
-#include "tables/lookup.hpp"
-#include "tables/table.hpp"
+#include "tables/dense.hpp"
 
 namespace pgcodec::detail {
 
-struct SingleByteTables {
-  // UTF-8 of bytes 0x80..0xFF: bytes[0..2], length in [3]; length 0: unmapped.
-  std::array<std::array<char, 4>, 128> dec{};
-  // Encoding: a page of 256 code points per BMP page the encoding reaches.
-  std::array<std::uint8_t, 256> page_of{};  // page number + 1, 0: none
-  std::vector<std::array<unsigned char, 256>> pages;
-};
-
 namespace {
-
-SingleByteTables build(const MappingTable& t) {
-  SingleByteTables s;
-  for (std::uint32_t b = 0x80; b < 0x100; ++b) {
-    std::uint32_t cp = 0, cp2 = 0;
-    if (!lookup_decode(t, b, cp, cp2)) continue;
-    // Every mapping is in the BMP: at most 3 bytes, [3] holds the length.
-    s.dec[b - 0x80][3] = static_cast<char>(write_utf8(s.dec[b - 0x80].data(), cp));
-  }
-  for (const Run& r : t.encode) {
-    for (std::uint32_t k = 0; k < r.length; ++k) {
-      const std::uint32_t cp = r.cp + k, code = r.code + k;
-      if (cp < 0x80) continue;  // ASCII is the identity everywhere
-      auto& slot = s.page_of[cp >> 8];
-      if (!slot) {
-        s.pages.emplace_back();
-        s.pages.back().fill(0);
-        slot = static_cast<std::uint8_t>(s.pages.size());
-      }
-      s.pages[slot - 1u][cp & 0xFF] = static_cast<unsigned char>(code);
-    }
-  }
-  return s;
-}
-
-const SingleByteTables& tables_of(const CodecRow& row) noexcept {
-  return row.tables.single_byte->get(row.encoding, &build);
-}
 
 // Both loops keep everything they use in locals: a store through `char*`
 // may alias anything, so a table reached through a member would be reloaded
 // after every byte written.
 Result decode(const CodecRow& row, std::string_view in, std::span<char> out, ErrorMode mode,
               bool, const kernels::Kernel& k) noexcept {
-  const auto* dec = tables_of(row).dec.data();
+  const auto* dec = row.tables.single_byte->decode;
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
   const std::size_t n = in.size();
   char* const o = out.data();
@@ -89,7 +50,7 @@ Result decode(const CodecRow& row, std::string_view in, std::span<char> out, Err
     if (cap - w < len) break;
     // Only the character's own bytes are stored (2 or 3: every mapped high
     // byte is at least U+0080).
-    std::memcpy(o + w, d.data(), 2);
+    std::memcpy(o + w, d, 2);
     if (len == 3) o[w + 2] = d[2];
     w += len;
     ++i;
@@ -102,9 +63,9 @@ Result decode(const CodecRow& row, std::string_view in, std::span<char> out, Err
 
 Result encode(const CodecRow& row, std::string_view in, std::span<char> out, ErrorMode mode,
               const kernels::Kernel& k) noexcept {
-  const SingleByteTables& s = tables_of(row);
-  const std::uint8_t* const page_of = s.page_of.data();
-  const std::array<unsigned char, 256>* const pages = s.pages.data();
+  const SingleByteDense& s = *row.tables.single_byte;
+  const std::uint8_t* const page_of = s.page_of;
+  const std::uint8_t(*const pages)[256] = s.pages;
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
   const std::size_t n = in.size();
   char* const o = out.data();

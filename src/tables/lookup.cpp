@@ -1,6 +1,7 @@
 // Lookups over the generated run tables, one character at a time (binary
-// search). The codecs use them to build their dense arrays and for the few
-// codes those arrays do not hold.
+// search). Part of pgcodec_runs, not of the library: the generator derives
+// the library's dense tables (dense.hpp) with them and checks those against
+// them; the codecs never call them.
 #include "tables/lookup.hpp"
 
 #include <algorithm>

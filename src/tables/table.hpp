@@ -2,6 +2,11 @@
 // tools/gentables). A table holds only what the structural rules in
 // src/rules/grammar.cpp cannot tell: which well-formed characters map, and to what.
 // A well-formed character without an entry has no equivalent.
+//
+// These run tables are the facts; they live in target pgcodec_runs (the table
+// model, the tests and the generator link it), not in the library, which
+// carries their dense form (dense.hpp). The types and helpers below are
+// header-only and shared by both.
 #pragma once
 
 #include <cstddef>
@@ -60,6 +65,7 @@ struct MappingTable {
 };
 
 // The generated table of an encoding; never null once tables are generated.
+// Defined in pgcodec_runs (generated/index.cpp), not in the library.
 const MappingTable* mapping_table(Encoding e) noexcept;
 
 // GB18030 four-byte codes <-> their linear index.

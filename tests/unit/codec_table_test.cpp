@@ -4,8 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -59,28 +57,26 @@ TEST(CodecTable, OutOfRangeIsSqlAscii) {
 
 namespace {
 
-// The shared-tables slot builds once, even when many threads ask first.
-struct Probe {
-  const pgcodec::detail::MappingTable* table;
-};
-std::atomic<int> builds{0};
-Probe BuildProbe(const pgcodec::detail::MappingTable& t) {
-  builds.fetch_add(1);
-  std::this_thread::sleep_for(std::chrono::milliseconds(5));  // widen the race
-  return Probe{&t};
-}
-
-TEST(CodecTable, SharedTablesBuildOnceAcrossThreads) {
-  static pgcodec::detail::SharedTables<Probe> slot;
-  std::vector<std::thread> threads;
-  std::vector<const Probe*> seen(8, nullptr);
-  for (std::size_t i = 0; i < seen.size(); ++i)
-    threads.emplace_back([&, i] { seen[i] = &slot.get(Encoding::LATIN1, &BuildProbe); });
-  for (auto& t : threads) t.join();
-  EXPECT_EQ(builds.load(), 1);
-  for (const Probe* p : seen) {
-    EXPECT_EQ(p, seen[0]);
-    EXPECT_EQ(p->table, pgcodec::detail::mapping_table(Encoding::LATIN1));
+// The rows' tables are constant data (tables/dense.hpp): the same object from
+// every thread, with no first use to race on.
+TEST(CodecTable, DenseTablesAreConstantData) {
+  for (const auto& inf : pgcodec::encodings()) {
+    const auto& row = codec_row(inf.id);
+    std::vector<const void*> seen(4, nullptr);
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < seen.size(); ++i)
+      threads.emplace_back([&, i] {
+        const auto& r = codec_row(inf.id);
+        seen[i] = r.tables.single_byte ? static_cast<const void*>(r.tables.single_byte)
+                                       : static_cast<const void*>(r.tables.multibyte);
+      });
+    for (auto& t : threads) t.join();
+    for (const void* p : seen) EXPECT_EQ(p, seen[0]) << inf.name;
+    if (row.tables.multibyte) {
+      // Node 0 and row 0 are the empty ones every missing step lands on.
+      for (unsigned b = 0; b < 256; ++b) EXPECT_EQ(row.tables.multibyte->nodes[b], 0) << inf.name;
+      EXPECT_GT(row.tables.multibyte->rows[0].lo, row.tables.multibyte->rows[0].hi) << inf.name;
+    }
   }
 }
 

@@ -4,8 +4,11 @@
 // decodes to and what every code point encodes to, builds compact run tables
 // from the answers, checks that the table model (harness/core/model.hpp: the
 // byte grammar plus the tables) reproduces every answer, and writes
-// src/tables/generated/. With --check it compares the answers with the
-// committed tables instead and lists every difference. Answers are compared
+// src/tables/generated/ (the runs) and src/tables/generated/dense/ (the
+// library's dense form of them, dense.cpp). With --check it compares the
+// answers with the committed tables instead and lists every difference;
+// --check-dense compares the library's dense tables with the runs, and
+// --dense-only rewrites them from the committed runs, both without a server. Answers are compared
 // as every checker compares them: harness::classify().
 #include <CLI/CLI.hpp>
 
@@ -24,6 +27,7 @@
 #include "oracle/probe.hpp"
 #include "oracle/temp_server.hpp"
 #include "pgcodec/encoding.hpp"
+#include "dense.hpp"
 #include "tables.hpp"
 
 namespace pgcodec::gen {
@@ -139,6 +143,31 @@ Diffs compare(const Answers& a, const detail::MappingTable& t) {
   return d;
 }
 
+// The exact command, written into every generated file.
+const std::string kCommand =
+    "cmake --preset release && cmake --build --preset release --target pgcodec-gentables && "
+    "build/release/tools/gentables/pgcodec-gentables --out src/tables/generated";
+
+// --check-dense: the library's dense tables against the run tables, exhaustively.
+template <class Wanted>
+int check_dense_tables(Wanted wanted) {
+  const auto t0 = Clock::now();
+  std::size_t total = 0;
+  for (const auto& inf : encodings()) {
+    if (!wanted(inf.id)) continue;
+    std::vector<std::string> ex;
+    const std::size_t n = check_dense(*detail::mapping_table(inf.id), ex, 12);
+    total += n;
+    if (n) std::cerr << inf.name << ": " << n << " differences between the dense and run tables\n";
+    for (auto& e : ex) std::cerr << "    " << e << "\n";
+  }
+  std::cerr << "pgcodec-gentables: dense tables "
+            << (total ? std::to_string(total) + " differences from the run tables"
+                      : std::string("equal the run tables"))
+            << " (" << static_cast<int>(seconds_since(t0) * 10) / 10.0 << " s)\n";
+  return total ? 1 : 0;
+}
+
 // ---------------------------------------------------------------------------
 
 int run(int argc, char** argv) {
@@ -163,9 +192,16 @@ int run(int argc, char** argv) {
   std::optional<std::string> dsn;
   int jobs = 3;
   std::vector<std::string> only;
+  bool dense_only = false, check_dense_only = false;
   app.add_option("--out", out_dir, "Directory to write the generated sources to")
       ->capture_default_str();
   app.add_flag("--check", check, "Compare with the compiled-in tables instead of writing");
+  app.add_flag("--dense-only", dense_only,
+               "Write only the library's dense tables (--out/dense), from the run tables\n"
+               "compiled into this binary; no server");
+  app.add_flag("--check-dense", check_dense_only,
+               "Check that the dense tables compiled into the library equal the run tables\n"
+               "for every code and code point, and exit; no server");
   app.add_option("--dsn", dsn, "libpq connection string of an existing server");
   app.add_option("-j,--jobs", jobs, "Server connections to use")->capture_default_str()->check(CLI::Range(1, 32));
   app.add_option("--encodings", only,
@@ -188,6 +224,22 @@ int run(int argc, char** argv) {
     selected.insert(*e);
   }
   auto wanted = [&](Encoding e) { return selected.empty() || selected.count(e); };
+  const std::string dense_dir = out_dir + "/dense";
+  if (check_dense_only) return check_dense_tables(wanted);
+  if (dense_only) {
+    if (!selected.empty()) {
+      std::cerr << "pgcodec-gentables: --dense-only writes every table; no --encodings\n";
+      return 2;
+    }
+    std::size_t bytes = 0;
+    for (const auto& inf : encodings())
+      bytes += write_dense_source(dense_dir, *detail::mapping_table(inf.id),
+                                  detail::mapping_table(inf.id)->source, kCommand);
+    write_dense_index(dense_dir, detail::mapping_table(Encoding::SJIS)->source, kCommand);
+    std::cerr << "pgcodec-gentables: wrote the dense tables (" << bytes << " bytes of source) to "
+              << dense_dir << "\n";
+    return 0;
+  }
 
   const auto t0 = Clock::now();
   oracle::ServerLease server(dsn);
@@ -200,10 +252,7 @@ int run(int argc, char** argv) {
   std::map<Encoding, BuiltTable> built;
   std::size_t total_diffs = 0, total_bytes = 0;
   std::vector<std::string> report;
-  // The exact command, written into every generated file.
-  const std::string command =
-      "cmake --preset release && cmake --build --preset release --target pgcodec-gentables && "
-      "build/release/tools/gentables/pgcodec-gentables --out src/tables/generated";
+  const std::string command = kCommand;
 
   auto finish = [&](const Answers& a, double secs) {
     BuiltTable t = build_table(a);
@@ -251,12 +300,17 @@ int run(int argc, char** argv) {
   }
 
   if (!check && total_diffs == 0 && selected.empty()) {
-    for (auto& [e, t] : built) total_bytes += write_table_source(out_dir, t, version, command);
+    for (auto& [e, t] : built) {
+      total_bytes += write_table_source(out_dir, t, version, command);
+      total_bytes += write_dense_source(dense_dir, t.view(), "PostgreSQL " + version, command);
+    }
     write_index_source(out_dir, version, command);
+    write_dense_index(dense_dir, "PostgreSQL " + version, command);
   }
   std::cerr << "pgcodec-gentables: " << pool.items_probed() << " inputs probed in "
             << static_cast<int>(seconds_since(t0)) << " s; ";
   if (check) {
+    if (!total_diffs && check_dense_tables(wanted) != 0) return 1;
     std::cerr << (total_diffs ? std::to_string(total_diffs) + " differences from the committed tables\n"
                               : "the committed tables match the server\n");
     return total_diffs ? 1 : 0;
