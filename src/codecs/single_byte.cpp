@@ -19,14 +19,25 @@ namespace {
 // after every byte written.
 Result decode(const CodecRow& row, std::string_view in, std::span<char> out, ErrorMode mode,
               bool, const kernels::Kernel& k) noexcept {
-  const auto* dec = row.tables.single_byte->decode;
+  const SingleByteDense& s = *row.tables.single_byte;
+  const auto* dec = s.decode;
+  const kernels::SingleByteDecodeFn blocks = k.single_byte_decode;
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
   const std::size_t n = in.size();
   char* const o = out.data();
   const std::size_t cap = out.size();
-  std::size_t i = 0, w = 0;
+  std::size_t i = 0, w = 0, bytewise_until = 0;
   Result r;
   while (i < n) {
+    // 64 bytes at a time while the block kernel takes them; a block it
+    // hands back goes byte by byte below.
+    if (blocks && i >= bytewise_until && n - i >= 64 && cap - w >= 128) {
+      std::size_t made = 0;
+      i += blocks(*s.planes, p + i, n - i, o + w, cap - w, made);
+      w += made;
+      bytewise_until = i + 64;
+      continue;
+    }
     const unsigned b = p[i];
     if (b - 1u < 0x7Fu) {  // an ASCII run
       if (!copy_ascii(k, p, n, i, o, cap, w)) break;  // output full
@@ -70,9 +81,17 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
   const std::size_t n = in.size();
   char* const o = out.data();
   const std::size_t cap = out.size();
-  std::size_t i = 0, w = 0;
+  const kernels::SingleByteEncodeFn blocks = k.single_byte_encode;
+  std::size_t i = 0, w = 0, bytewise_until = 0;
   Result r;
   while (i < n) {
+    if (blocks && i >= bytewise_until && n - i >= 65 && cap - w >= 64) {  // as in decode
+      std::size_t made = 0;
+      i += blocks(*s.planes, p + i, n - i, o + w, cap - w, made);
+      w += made;
+      bytewise_until = i + 64;
+      continue;
+    }
     const unsigned c0 = p[i];
     if (c0 - 1u < 0x7Fu) {  // an ASCII run
       if (!copy_ascii(k, p, n, i, o, cap, w)) break;  // output full

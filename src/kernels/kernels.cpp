@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "kernels/ascii.hpp"
+#include "kernels/single_byte.hpp"
 #include "kernels/target.hpp"
 #include "kernels/utf8_valid.hpp"
 
@@ -51,6 +52,18 @@ const Listed& listed() noexcept {
     Listed l{};
     for (const Kernel& k : kCompiled)
       if (cpu_runs(k)) l.kernels[l.count++] = k;
+#if defined(PGCODEC_KERNELS_X86)
+    // The avx512 kernel's single-byte block kernels need VBMI and VBMI2 as
+    // well (Ice Lake and later, Zen 4): where the CPU lacks them the
+    // family goes byte by byte, as under the other kernels.
+    const bool vbmi2 = __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vbmi2") &&
+                       __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+    for (std::size_t i = 0; i < l.count; ++i)
+      if (vbmi2 && std::string_view(l.kernels[i].name) == "avx512") {
+        l.kernels[i].single_byte_decode = &single_byte_decode_avx512;
+        l.kernels[i].single_byte_encode = &single_byte_encode_avx512;
+      }
+#endif
     return l;
   }();
   return list;

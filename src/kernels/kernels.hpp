@@ -22,6 +22,8 @@
 #include <span>
 #include <string_view>
 
+#include "kernels/single_byte.hpp"
+
 namespace pgcodec::kernels {
 
 // Length of the run of bytes 0x01..0x7F at the start of [p, p + n): the part
@@ -42,10 +44,16 @@ struct Kernel {
   // entry is decoded, and a three-byte UTF-8 character encoded to a two-byte
   // code, without the general grammar check (same results, fewer branches).
   bool table_shortcuts;
+  // The single-byte family's block kernels (kernels/single_byte.hpp): 64
+  // bytes at a time where every character is ASCII or two bytes of UTF-8.
+  // Null where the kernel has none (the family then goes byte by byte).
+  SingleByteDecodeFn single_byte_decode = nullptr;
+  SingleByteEncodeFn single_byte_encode = nullptr;
 };
 
 // Scalar first, then the SIMD kernels this build and this CPU can run, in
-// order of preference: sse2, avx2 (AVX2), avx512 (AVX-512F and BW). Built
+// order of preference: sse2, avx2 (AVX2), avx512 (AVX-512F and BW; with
+// VBMI and VBMI2 also the single-byte block kernels). Built
 // once, on the first call (thread-safe, no allocation).
 std::span<const Kernel> available() noexcept;
 // The entry of available() called `name`, or nullptr.

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <span>
 
+#include "kernels/single_byte.hpp"
 #include "tables/table.hpp"
 
 namespace pgcodec::detail {
@@ -31,6 +32,8 @@ struct SingleByteDense {
   // pages of 256 bytes (0: unmapped). ASCII is the identity and not stored.
   std::uint8_t page_of[256];
   const std::uint8_t (*pages)[256];
+  // The same mapping as the block kernels look it up.
+  const kernels::SingleBytePlanes* planes;
 };
 
 // The byte of code point cp (>= 0x80), or 0 when it has none.

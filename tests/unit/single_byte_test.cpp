@@ -82,6 +82,10 @@ std::string encode_input(std::mt19937& rng, const Repertoire& rep) {
       s += "\xc3";  // a lead without its continuation
     } else if (r == 4) {
       s += "\xd0\xaf";  // a two-byte character most encodings lack
+    } else if (r == 5) {
+      s += rng() % 2 ? "\xc1\xbf" : "\xc0\x80";  // overlong forms
+    } else if (r == 6) {
+      s += "\xf0\x9f\x98\x80";  // four bytes
     } else if (rng() % 4 < high_share) {
       s += rep.utf8[rng() % rep.utf8.size()];
     } else {

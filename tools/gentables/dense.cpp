@@ -118,7 +118,38 @@ std::string single_byte_source(const MappingTable& t, const std::string& version
       o << (k ? (k % 16 ? ", " : ",\n     ") : "") << (p[k] ? hex(p[k]) : std::string("0"));
     o << "},\n";
   }
-  o << "};\n}  // namespace\n\n";
+  o << "};\n";
+  // The same mapping in the planes the block kernels look up
+  // (kernels/single_byte.hpp).
+  std::array<std::uint8_t, 128> lead{}, trail{}, two{};
+  for (std::size_t k = 0; k < 128; ++k)
+    if (dec[k][3] == 2) {
+      lead[k] = dec[k][0];
+      trail[k] = dec[k][1];
+      two[k] = 1;
+    }
+  std::array<std::array<std::uint8_t, 64>, 32> from_two{};
+  for (std::uint32_t cp = 0x80; cp < 0x800; ++cp)
+    if (const std::uint8_t pg = page_of[cp >> 8])
+      from_two[(0xC0 | (cp >> 6)) & 0x1F][cp & 0x3F] = pages[pg - 1u][cp & 0xFF];
+  auto bytes = [&](const auto& a) {
+    o << "{";
+    for (std::size_t k = 0; k < a.size(); ++k)
+      o << (k ? (k % 16 ? ", " : ",\n     ") : "") << (a[k] ? hex(a[k]) : std::string("0"));
+    o << "}";
+  };
+  o << "constexpr kernels::SingleBytePlanes planes = {\n    ";
+  bytes(lead);
+  o << ",\n    ";
+  bytes(trail);
+  o << ",\n    ";
+  bytes(two);
+  o << ",\n    {";
+  for (std::size_t l = 0; l < 32; ++l) {
+    o << (l ? ",\n     " : "");
+    bytes(from_two[l]);
+  }
+  o << "}};\n}  // namespace\n\n";
   const std::string sym = table_symbol(t.encoding);
   o << "constinit const SingleByteDense " << sym << "{\n    {";
   for (std::size_t b = 0; b < 128; ++b) {
@@ -132,7 +163,7 @@ std::string single_byte_source(const MappingTable& t, const std::string& version
   }
   o << "},\n    {";
   for (std::size_t k = 0; k < 256; ++k) o << (k ? (k % 16 ? ", " : ",\n     ") : "") << unsigned(page_of[k]);
-  o << "},\n    pages};\n\n}  // namespace pgcodec::detail::dense\n";
+  o << "},\n    pages,\n    &planes};\n\n}  // namespace pgcodec::detail::dense\n";
   return o.str();
 }
 
@@ -395,6 +426,23 @@ void check_single_byte(Checker& c, const detail::SingleByteDense& d) {
     std::uint32_t code = 0;
     const bool runs = detail::lookup_encode(c.t, cp, code);
     if ((runs ? code : 0) != detail::single_byte_encode(d, cp)) c.add("encode U+" + hex(cp));
+  }
+  // The kernels' planes say the same: every two-byte decoding, and the byte
+  // of every two-byte UTF-8 character.
+  const kernels::SingleBytePlanes& pl = *d.planes;
+  for (std::uint32_t b = 0x80; b < 0x100; ++b) {
+    std::uint32_t cp = 0, cp2 = 0;
+    const bool two = detail::lookup_decode(c.t, b, cp, cp2) && cp < 0x800;
+    const std::size_t k = b - 0x80;
+    if (two != (pl.two[k] == 1) ||
+        (two && (pl.lead[k] != (0xC0 | (cp >> 6)) || pl.trail[k] != (0x80 | (cp & 0x3F)))))
+      c.add("planes decode " + hex(b));
+  }
+  for (std::uint32_t cp = 0x80; cp < 0x800; ++cp) {
+    std::uint32_t code = 0;
+    const bool runs = detail::lookup_encode(c.t, cp, code);
+    if ((runs ? code : 0) != pl.from_two[(0xC0 | (cp >> 6)) & 0x1F][cp & 0x3F])
+      c.add("planes encode U+" + hex(cp));
   }
 }
 
