@@ -29,9 +29,12 @@
 //          caller carries it over. true: it is an invalid byte sequence.
 //          Encoding has no streaming form: a cut-off UTF-8 character is an
 //          invalid byte sequence.
-//   k      the kernel (kernels/kernels.hpp): k.ascii_run scans ASCII runs,
-//          k.table_shortcuts allows the families' fast paths. Every kernel
-//          gives identical results.
+//   k      the kernel (kernels/kernels.hpp): k.ascii_run scans ASCII runs
+//          (codecs/ascii_copy.hpp handles short ones inline),
+//          k.utf8_valid_run validates UTF-8 (UTF8, SQL_ASCII),
+//          k.single_byte_decode / _encode take 64-byte blocks (single-byte
+//          family; null: byte by byte), k.table_shortcuts allows the
+//          families' fast paths. Every kernel gives identical results.
 //
 // On return (r = the Result)
 //   in[0, r.consumed) was converted, character by character, and its

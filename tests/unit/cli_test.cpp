@@ -373,7 +373,7 @@ TEST_F(Cli, ReplaysEveryRegression) {
     std::string args, stdout_to, want_out, want_err;
     bool compare_out = false;
     int want_exit = -1;
-    long repeat = 1;
+    long repeat = 1, out_repeat = 1;
     std::ifstream f(c);
     std::string line;
     while (std::getline(f, line)) {
@@ -385,6 +385,7 @@ TEST_F(Cli, ReplaysEveryRegression) {
       if (!value.empty() && value[0] == ' ') value.erase(0, 1);
       if (key == "args") args = value;
       else if (key == "repeat") repeat = std::stol(value);
+      else if (key == "stdout-repeat") out_repeat = std::stol(value);
       else if (key == "stdout-to") stdout_to = value;
       else if (key == "exit") want_exit = std::stoi(value);
       else if (key == "stdout") want_out += value + "\n", compare_out = true;
@@ -400,6 +401,10 @@ TEST_F(Cli, ReplaysEveryRegression) {
     }
     ASSERT_FALSE(args.empty());
     ASSERT_GE(want_exit, 0);
+    {
+      const std::string unit = want_out;
+      for (long k = 1; k < out_repeat; ++k) want_out += unit;
+    }
     fs::path in = c;
     in.replace_extension(".in");
     std::string input = fs::exists(in) ? slurp(in) : "";
@@ -411,6 +416,34 @@ TEST_F(Cli, ReplaysEveryRegression) {
     if (compare_out) {
       EXPECT_EQ(r.out, want_out);
     }
+  }
+}
+
+// A combined pair (U+304B U+309A: SHIFT_JIS_2004 82 F5) whose halves fall
+// into different chunks converts as one character, at every offset of the
+// pairs against the chunks' ends, from UTF8 and from EUC_JIS_2004 (whose
+// decoder gives the pair from one code, 0xA4F7), to either of the two.
+TEST_F(Cli, CombinedPairsAcrossChunks) {
+  const std::size_t n = pgcodec::cli::kChunkSize / 6 + 1000;
+  for (std::size_t shift = 0; shift < 6; ++shift) {
+    std::string utf8(shift, 'a'), sjis(shift, 'a'), euc(shift, 'a');
+    for (std::size_t k = 0; k < n; ++k) {
+      utf8 += "\xe3\x81\x8b\xe3\x82\x9a";
+      sjis += "\x82\xf5";
+      euc += "\xa4\xf7";
+    }
+    const auto u = write("pairs-utf8", utf8), e = write("pairs-euc", euc);
+    CliRun a = run("convert -f UTF8 -t SHIFT_JIS_2004 " + u);
+    EXPECT_EQ(a.status, 0) << shift << a.err;
+    EXPECT_TRUE(a.out == sjis) << shift;
+    CliRun b = run("convert -f UTF8 -t EUC_JIS_2004 " + u);
+    EXPECT_EQ(b.status, 0) << shift << b.err;
+    EXPECT_TRUE(b.out == euc) << shift;
+    CliRun c = run("convert -f EUC_JIS_2004 -t SHIFT_JIS_2004 " + e);
+    EXPECT_EQ(c.status, 0) << shift << c.err;
+    EXPECT_TRUE(c.out == sjis) << shift;
+    CliRun d = run("convert -f UTF8 -t SHIFT_JIS_2004 --errors replace " + u);
+    EXPECT_TRUE(d.out == sjis) << shift;
   }
 }
 

@@ -81,6 +81,20 @@ class InputOffsets {
     }
     return i_;
   }
+  // The input offset of the character whose text holds utf8_offset (or
+  // starts there); produced() is then where that text starts.
+  std::size_t at_or_before(std::size_t utf8_offset) {
+    char buf[16];
+    while (i_ < in_.size()) {
+      const std::size_t len = from_.char_length(in_, i_);
+      const std::size_t n = from_.decode(in_.substr(i_, len), buf, ErrorMode::Replace).written;
+      if (produced_ + n > utf8_offset) break;
+      produced_ += n;
+      i_ += len;
+    }
+    return i_;
+  }
+  std::size_t produced() const { return produced_; }
 
  private:
   const Codec& from_;
@@ -101,6 +115,10 @@ bool for_each_block(std::FILE* in, Block block) {
   std::vector<char> buf(kChunk + 16);
   std::size_t have = 0, base = 0;
   for (;;) {
+    // What a block leaves is normally a character cut off by its end; more
+    // only when convert holds back text that a combined pair could still
+    // take (a run of tone letters at worst): the buffer then grows.
+    if (buf.size() - have < kChunk) buf.resize(have + kChunk);
     const std::size_t got = std::fread(buf.data() + have, 1, kChunk, in);
     if (got == 0 && std::ferror(in)) return false;
     have += got;
@@ -168,21 +186,6 @@ class Spool {
   std::FILE* file_ = nullptr;
 };
 
-// The end of the last whole UTF-8 character in `s`, looking back at most 3
-// bytes for a lead whose character runs past the end. Anything else (bad
-// bytes included) is left to the encoder to judge.
-std::size_t whole_utf8_prefix(std::string_view s) {
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  const std::size_t n = s.size();
-  for (std::size_t back = 1; back <= 3 && back <= n; ++back) {
-    const unsigned char b = p[n - back];
-    if ((b & 0xC0u) == 0x80u) continue;  // a continuation byte: keep looking
-    const std::size_t len = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
-    return len > back ? n - back : n;
-  }
-  return n;
-}
-
 }  // namespace
 
 int run_convert(const ConvertOptions& o, std::FILE* in, Output& out, std::FILE* err) {
@@ -202,33 +205,80 @@ int run_convert(const ConvertOptions& o, std::FILE* in, Output& out, std::FILE* 
   std::vector<char> bytes(*to.max_encoded_size(utf8.size()));
   Located intake, outlet;  // the first error taking the input in, giving it out
   const bool read_ok = for_each_block(in, [&](std::string_view block, std::size_t base, bool eof) -> std::size_t {
+    if (utf8.size() < *from.max_decoded_size(block.size())) {
+      utf8.resize(*from.max_decoded_size(block.size()));
+      bytes.resize(*to.max_encoded_size(utf8.size()));
+    }
     if (from_utf8 && !outlet.set) {
-      const std::size_t whole = eof ? block.size() : whole_utf8_prefix(block);
-      const Result e = to.encode(block.substr(0, whole), bytes, o.mode);
+      const Result e = eof ? to.encode(block, bytes, o.mode) : to.encode_partial(block, bytes, o.mode);
       if (e.status == Status::Ok) {
         if (!out.write(std::string_view(bytes.data(), e.written))) return kStop;
-        return whole;
+        return e.consumed;
       }
     }
-    const Result d = eof ? from.decode(block, utf8, o.mode) : from.decode_partial(block, utf8, o.mode);
+    // Decoded in two parts, so that the input offset of a place near the end
+    // of the text can be found without a walk from the start: the head, and
+    // the last 256 bytes from where the head stopped (a character boundary).
+    // An error in the head is decoded again in one piece, so that its quoted
+    // bytes do not depend on the split.
+    const std::size_t split = block.size() > 512 ? block.size() - 256 : 0;
+    Result d = from.decode_partial(block.substr(0, split), utf8, o.mode);
+    const std::size_t head_in = d.consumed, head_out = d.written;
+    if (d.status != Status::Ok) {
+      d = eof ? from.decode(block, utf8, o.mode) : from.decode_partial(block, utf8, o.mode);
+    } else {
+      const std::string_view rest = block.substr(head_in);
+      const std::span<char> room(utf8.data() + head_out, utf8.size() - head_out);
+      d = eof ? from.decode(rest, room, o.mode) : from.decode_partial(rest, room, o.mode);
+      d.consumed += head_in;
+      d.written += head_out;
+      if (d.status == Status::Error) d.error.offset += head_in;
+    }
+    std::size_t used = d.consumed;
     // Give out what came before the intake error (all of it if none), as
     // long as nothing has failed on the way out.
     if (!outlet.set) {
       const std::string_view text(utf8.data(), d.written);
       if (to_utf8) {
         if (!out.write(text)) return kStop;
-      } else {
+      } else if (eof || d.status == Status::Error) {
         const Result e = to.encode(text, bytes, o.mode);
         if (!out.write(std::string_view(bytes.data(), e.written))) return kStop;
         if (e.status == Status::Error)
           outlet = {e.error, base + InputOffsets(from, block)(e.error.offset), true};
+      } else {
+        // More text follows: encode_partial holds back what the next block
+        // could still change (a combined pair's first half in EUC_JIS_2004
+        // and SHIFT_JIS_2004), and the block then ends at the input
+        // character whose text begins there, to be decoded again with the
+        // next block. Where that place falls inside one input character's
+        // text (one that decodes to two code points), the cut moves before
+        // the whole character.
+        std::size_t limit = text.size();
+        Result e;
+        for (;;) {
+          e = to.encode_partial(text.substr(0, limit), bytes, o.mode);
+          if (e.status == Status::Error || e.consumed == text.size()) break;
+          const bool in_tail = e.consumed >= head_out;
+          InputOffsets walk(from, in_tail ? block.substr(head_in, d.consumed - head_in) : block);
+          const std::size_t from_out = in_tail ? head_out : 0, from_in = in_tail ? head_in : 0;
+          used = from_in + walk.at_or_before(e.consumed - from_out);
+          const std::size_t reached = from_out + walk.produced();
+          if (reached == e.consumed) break;
+          limit = reached;
+        }
+        if (!out.write(std::string_view(bytes.data(), e.written))) return kStop;
+        if (e.status == Status::Error) {
+          outlet = {e.error, base + InputOffsets(from, block)(e.error.offset), true};
+          used = d.consumed;  // the rest is only read, to find an intake error
+        }
       }
     }
     if (d.status == Status::Error) {
       intake = {d.error, base + d.error.offset, true};
       return kStop;
     }
-    return d.consumed;
+    return used;
   });
   if (!read_ok) {
     report_read_error(o, err);
