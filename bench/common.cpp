@@ -1,6 +1,8 @@
 // Texts, inputs, peers' names and adapters shared by the benchmark files.
 #include "common.hpp"
 
+#include "core/text.hpp"
+
 #include <unicode/ustring.h>
 
 #include <algorithm>
@@ -321,22 +323,7 @@ std::vector<char32_t> code_points(std::string_view s) {
 }
 
 void append_utf8(std::string& out, char32_t cp) {
-  auto put = [&out](char32_t v) { out.push_back(static_cast<char>(static_cast<unsigned char>(v))); };
-  if (cp < 0x80) {
-    put(cp);
-  } else if (cp < 0x800) {
-    put(0xC0 | (cp >> 6));
-    put(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    put(0xE0 | (cp >> 12));
-    put(0x80 | ((cp >> 6) & 0x3F));
-    put(0x80 | (cp & 0x3F));
-  } else {
-    put(0xF0 | (cp >> 18));
-    put(0x80 | ((cp >> 12) & 0x3F));
-    put(0x80 | ((cp >> 6) & 0x3F));
-    put(0x80 | (cp & 0x3F));
-  }
+  pgcodec::harness::append_utf8(out, static_cast<std::uint32_t>(cp));
 }
 
 bool round_trips(Encoding e, char32_t cp) {
