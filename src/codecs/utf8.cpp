@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "codec_table.hpp"
+#include "codecs/ascii_copy.hpp"
 #include "codecs/codec_ops.hpp"
 #include "rules/utf8.hpp"
 #include "rules/grammar.hpp"
@@ -21,8 +22,20 @@ Result validate_copy(Encoding target, std::string_view in, std::span<char> out, 
   while (i < n) {
     // Validate the longest span that fits the output, then copy it at once.
     const std::size_t limit = n - i < out.size() - w ? n : i + (out.size() - w);
-    const std::size_t run = k.utf8_valid_run(p + i, limit - i);
-    copy_bytes(out.data() + w, p + i, run);
+    std::size_t run;
+    if (k.table_shortcuts && limit - i <= 16) {
+      // A short string (a column value, a name): ASCII is checked inline,
+      // copied without a library call; only what is left goes to the kernel,
+      // whose vector set-up costs more than the check itself here.
+      run = 0;
+      if (limit - i >= 8) run = ascii_prefix8(p + i);
+      while (run < limit - i && p[i + run] - 1u < 0x7Fu) ++run;
+      if (run < limit - i) run += k.utf8_valid_run(p + i + run, limit - i - run);
+      copy_short(out.data() + w, p + i, run);
+    } else {
+      run = k.utf8_valid_run(p + i, limit - i);
+      copy_bytes(out.data() + w, p + i, run);
+    }
     i += run;
     w += run;
     if (i == n) break;
