@@ -89,8 +89,7 @@ Result decode(const CodecRow& row, std::string_view in, std::span<char> out, Err
       // bytes (the generator records only sequences the structural rules
       // accept as one character), so they need no further checks. Anything
       // else goes to the general step below, one character, and back here.
-      const DecodeRow* const two = d.two;
-      const std::uint16_t* const values = d.values;
+      const TwoByteRows two{d.two, d.values};
       char* const ob = o.buf.data();
       const std::size_t cap = o.buf.size();
       std::size_t fi = i, fw = o.w;
@@ -101,10 +100,7 @@ Result decode(const CodecRow& row, std::string_view in, std::span<char> out, Err
           continue;
         }
         if (b == 0 || n - fi < 2) break;
-        const DecodeRow& slice = two[b];
-        const unsigned t = p[fi + 1];
-        if (t < slice.lo || t > slice.hi) break;
-        const std::uint16_t v = values[static_cast<std::uint32_t>(slice.base + t)];
+        const std::uint16_t v = two(b, p[fi + 1]);
         if (!v || (v >= kWideFirst && v < kWideEnd) || cap - fw < 4) break;
         fw += write_utf8(ob + fw, v);  // SHIFT_JIS_2004's 81 5F and 81 B0 decode to ASCII
         fi += 2;
@@ -182,9 +178,7 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
       // (a page entry >= 0x8000: two bytes with a high lead). ASCII is never
       // part of a combined character, so the encodings that have them take
       // ASCII here too.
-      const std::uint16_t* const page_of = d.page_of;
-      const std::uint32_t page_count = d.page_count;
-      const std::uint16_t* const pages = d.pages;
+      const CodePages pages{d.page_of, d.page_count, d.pages};
       char* const ob = o.buf.data();
       const std::size_t cap = o.buf.size();
       std::size_t fi = i, fw = o.w;
@@ -200,11 +194,7 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
                         (c0 != 0xE0 || c1 >= 0xA0) && (c0 != 0xED || c1 < 0xA0);
         if (!ok) break;
         const std::uint32_t cp = ((c0 & 0x0Fu) << 12) | ((c1 & 0x3Fu) << 6) | (c2 & 0x3Fu);
-        const std::uint32_t pg = cp >> 8;
-        if (pg >= page_count) break;
-        const std::uint32_t e = page_of[pg];
-        if (!e) break;
-        const std::uint32_t code = pages[(e - 1u) * 256u + (cp & 0xFFu)];
+        const std::uint32_t code = pages(cp);
         if (code < 0x8000u) break;  // none, one byte, or a longer code
         ob[fw] = static_cast<char>(code >> 8);
         ob[fw + 1] = static_cast<char>(code & 0xFF);

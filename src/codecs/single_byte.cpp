@@ -75,8 +75,7 @@ Result decode(const CodecRow& row, std::string_view in, std::span<char> out, Err
 Result encode(const CodecRow& row, std::string_view in, std::span<char> out, ErrorMode mode,
               const kernels::Kernel& k) noexcept {
   const SingleByteDense& s = *row.tables.single_byte;
-  const std::uint8_t* const page_of = s.page_of;
-  const std::uint8_t(*const pages)[256] = s.pages;
+  const SingleBytePages to_byte{s.page_of, s.pages};
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
   const std::size_t n = in.size();
   char* const o = out.data();
@@ -109,10 +108,7 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
       l = c0 ? utf8_multibyte_length(p + i, n - i) : 0;
       cp = l ? utf8_decode_multibyte(p + i, l) : 0;
     }
-    unsigned char byte = 0;
-    if (l && cp < 0x10000) {
-      if (const unsigned page = page_of[cp >> 8]) byte = pages[page - 1u][cp & 0xFF];
-    }
+    const unsigned char byte = l ? to_byte(cp) : 0;
     if (byte) {
       o[w++] = static_cast<char>(byte);
       i += l;

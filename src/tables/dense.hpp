@@ -37,10 +37,23 @@ struct SingleByteDense {
 };
 
 // The byte of code point cp (>= 0x80), or 0 when it has none.
+// The lookups below read through small views of the tables: the pointers
+// they need, which the conversion loops copy into locals once per call (a
+// store through char* may alias anything, so a lookup through the table
+// object would reload them after every byte written).
+struct SingleBytePages {
+  const std::uint8_t* page_of;
+  const std::uint8_t (*pages)[256];
+  // The byte of code point cp (>= 0x80), or 0 when it has none.
+  std::uint8_t operator()(std::uint32_t cp) const noexcept {
+    if (cp >= 0x10000) return 0;
+    const std::uint8_t page = page_of[cp >> 8];
+    return page ? pages[page - 1u][cp & 0xFF] : std::uint8_t{0};
+  }
+};
+
 inline std::uint8_t single_byte_encode(const SingleByteDense& d, std::uint32_t cp) noexcept {
-  if (cp >= 0x10000) return 0;
-  const std::uint8_t page = d.page_of[cp >> 8];
-  return page ? d.pages[page - 1u][cp & 0xFF] : std::uint8_t{0};
+  return SingleBytePages{d.page_of, d.pages}(cp);
 }
 
 // ---------------------------------------------------------------------------
@@ -125,10 +138,22 @@ inline std::uint16_t dense_row_value(const MultibyteDense& d, const DecodeRow& r
                                 : std::uint16_t{0};
 }
 
+// Two-byte codes (see the views above SingleBytePages).
+struct TwoByteRows {
+  const DecodeRow* two;
+  const std::uint16_t* values;
+  // The decode value of the two bytes p0 p1 (any two bytes; see kWideFirst).
+  std::uint16_t operator()(unsigned p0, unsigned p1) const noexcept {
+    const DecodeRow& r = two[p0 & 0xFF];
+    return p1 >= r.lo && p1 <= r.hi ? values[static_cast<std::uint32_t>(r.base + p1)]
+                                    : std::uint16_t{0};
+  }
+};
+
 // The decode value of a two-byte code p0 p1 (see kWideFirst), for the
 // decoder's fast path: any two bytes may be passed.
 inline std::uint16_t dense_decode2(const MultibyteDense& d, unsigned p0, unsigned p1) noexcept {
-  return dense_row_value(d, d.two[p0 & 0xFF], p1);
+  return TwoByteRows{d.two, d.values}(p0, p1);
 }
 
 // The run holding `key`, or null (see LinearIndex).
@@ -193,12 +218,23 @@ inline bool dense_decode(const MultibyteDense& d, const unsigned char* p, std::s
 }
 
 // The byte code of cp from the pages alone (no GB18030 ranges), 0 if none.
+// Encode pages (see the views above SingleBytePages).
+struct CodePages {
+  const std::uint16_t* page_of;
+  std::uint32_t page_count;
+  const std::uint16_t* pages;
+  // The page entry of cp (see kWideCodeFirst): 0 none, else a code of one
+  // or two bytes, or an index into wide_codes.
+  std::uint16_t operator()(std::uint32_t cp) const noexcept {
+    const std::uint32_t pg = cp >> 8;
+    if (pg >= page_count) return 0;
+    const std::uint16_t e = page_of[pg];
+    return e ? pages[(e - 1u) * 256u + (cp & 0xFF)] : std::uint16_t{0};
+  }
+};
+
 inline std::uint32_t dense_page_code(const MultibyteDense& d, std::uint32_t cp) noexcept {
-  const std::uint32_t pg = cp >> 8;
-  if (pg >= d.page_count) return 0;
-  const std::uint16_t e = d.page_of[pg];
-  if (!e) return 0;
-  const std::uint16_t v = d.pages[(e - 1u) * 256u + (cp & 0xFF)];
+  const std::uint16_t v = CodePages{d.page_of, d.page_count, d.pages}(cp);
   if (v >= kWideCodeFirst && v < kWideCodeEnd) return d.wide_codes[v - kWideCodeFirst];
   return v;
 }

@@ -73,30 +73,35 @@ class InputOffsets {
  public:
   InputOffsets(const Codec& from, std::string_view in) : from_(from), in_(in) {}
   std::size_t operator()(std::size_t utf8_offset) {
-    char buf[16];
-    while (produced_ < utf8_offset && i_ < in_.size()) {
-      const std::size_t len = from_.char_length(in_, i_);
-      produced_ += from_.decode(in_.substr(i_, len), buf, ErrorMode::Replace).written;
-      i_ += len;
-    }
+    while (produced_ < utf8_offset && i_ < in_.size()) advance(next());
     return i_;
   }
   // The input offset of the character whose text holds utf8_offset (or
   // starts there); produced() is then where that text starts.
   std::size_t at_or_before(std::size_t utf8_offset) {
-    char buf[16];
     while (i_ < in_.size()) {
-      const std::size_t len = from_.char_length(in_, i_);
-      const std::size_t n = from_.decode(in_.substr(i_, len), buf, ErrorMode::Replace).written;
-      if (produced_ + n > utf8_offset) break;
-      produced_ += n;
-      i_ += len;
+      const Step s = next();
+      if (produced_ + s.written > utf8_offset) break;
+      advance(s);
     }
     return i_;
   }
   std::size_t produced() const { return produced_; }
 
  private:
+  struct Step {
+    std::size_t length, written;  // the next character's bytes, and its text's
+  };
+  Step next() const {
+    char buf[16];
+    const std::size_t len = from_.char_length(in_, i_);
+    return {len, from_.decode(in_.substr(i_, len), buf, ErrorMode::Replace).written};
+  }
+  void advance(const Step& s) {
+    i_ += s.length;
+    produced_ += s.written;
+  }
+
   const Codec& from_;
   std::string_view in_;
   std::size_t i_ = 0, produced_ = 0;
