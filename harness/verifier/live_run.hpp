@@ -5,6 +5,7 @@
 // allow_writes, and then temporary tables only).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -28,10 +29,19 @@ struct LiveRunOptions {
   // Progress (a bar on a terminal) and report lines; standard error by default.
   std::function<void(double fraction, const std::string& what)> on_progress;
   std::function<void(const std::string&)> on_line;
+  // With json: the report, one JSON object, handed over once at the end (also
+  // after a fault); standard output by default. The caller checks the write.
+  std::function<void(const std::string&)> on_json;
+  // Asked between steps and rounds (a signal handler's flag): when true the
+  // run stops, and the throwaway server is removed before run_live returns 2.
+  std::function<bool()> stop_requested;
 };
 
 // 0: every round trip matched; 1: a mismatch; 2: a fault that is not about
-// encodings (the connection dropped, an unrelated server error, bad usage).
+// encodings (the connection dropped, an unrelated server error), bad usage,
+// or a stop asked for. Faults are reported as "pgcodec live: fault: ..."
+// naming the pair, never counted as mismatches. Other exceptions (a
+// throwaway server that cannot start) propagate, after cleaning up.
 int run_live(const LiveRunOptions& o);
 
 }  // namespace pgcodec::verifier
