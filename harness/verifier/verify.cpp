@@ -21,6 +21,7 @@
 #include "core/generators.hpp"
 #include "core/model.hpp"
 #include "core/text.hpp"
+#include "oracle/live.hpp"
 #include "oracle/oracle.hpp"
 #include "oracle/postgres.hpp"
 #include "oracle/python.hpp"
@@ -36,6 +37,7 @@ const char* to_string(Step s) noexcept {
     case Step::ProbeServer: return "asking the server";
     case Step::CheckPgcodec: return "checking pgcodec";
     case Step::CheckStrings: return "checking strings";
+    case Step::LiveRoundTrip: return "live round trips";
     case Step::FindInconsistencies: return "finding PostgreSQL's inconsistencies";
     case Step::CompareReferences: return "comparing the references";
     case Step::WriteAtlas: return "writing the atlas";
@@ -186,7 +188,7 @@ struct Verifier {
   RegistryLocation registry;
   std::vector<Failure> failures;
   Atlas atlas;
-  std::size_t pg_checks = 0, string_checks = 0, unlocated_offsets = 0;
+  std::size_t pg_checks = 0, string_checks = 0, unlocated_offsets = 0, live_checks = 0;
   std::size_t unregistered = 0, stale = 0;
   std::vector<std::uint32_t> all_cps = harness::all_code_points();
 
@@ -297,6 +299,13 @@ struct Verifier {
       verify_strings(e, a, rep, mine);
     }
 
+    // 2b. The driver's path: one live round with client_encoding = e (a UTF8
+    //     database cannot serve MULE_INTERNAL clients).
+    if (e != Encoding::MULE_INTERNAL) {
+      progress.step(Step::LiveRoundTrip);
+      live_round(e, mine);
+    }
+
     // 3. PostgreSQL's own inconsistencies.
     progress.step(Step::FindInconsistencies);
     inconsistencies(e, a, enc_in, enc_pg, rep);
@@ -364,6 +373,29 @@ struct Verifier {
       }
       rep.strings += strings.size();
     }
+  }
+
+  // Every mismatch of the round is a failure; a fault (LiveFault) is not
+  // about pgcodec and ends the run as an error.
+  void live_round(Encoding e, std::vector<Failure>& mine) {
+    oracle::LiveSession session(server.conninfo(), Encoding::UTF8, e);
+    std::mt19937_64 rng(opt.seed * 1000003u + 7u + static_cast<std::uint64_t>(to_int(e)));
+    oracle::LiveOptions lo;
+    lo.writes = server.is_throwaway();
+    lo.keep = opt.show;
+    oracle::LiveReport report;
+    session.round(rng, lo, report);
+    live_checks += report.counts.round_trips;
+    for (auto& m : report.mismatches)
+      fail(e, mine,
+           std::string("live ") + oracle::to_string(m.step) + " " + m.input + ": expected " + m.expected +
+               ", got " + m.actual,
+           m.reproduce + " (or: pgcodec live --server-encodings UTF8 --encodings " + std::string(info(e).name) +
+               ")");
+    if (report.counts.mismatches > report.mismatches.size())
+      mine.push_back({std::string(info(e).name) + ": live: ... " +
+                          std::to_string(report.counts.mismatches - report.mismatches.size()) + " more mismatches",
+                      ""});
   }
 
   void inconsistencies(Encoding e, const oracle::Answers& a, const std::vector<std::string>& enc_in,
@@ -578,7 +610,7 @@ int run_verify(const VerifyOptions& opt) {
   v.progress.line("\n" + table);
   std::ostringstream summary;
   summary << "pgcodec verify: " << v.pg_checks << " single-character checks and " << v.string_checks
-          << " string checks against PostgreSQL; " << v.unlocated_offsets
+          << " string checks against PostgreSQL, " << v.live_checks << " live round trips; " << v.unlocated_offsets
           << " string errors whose offset the server's message could not place; " << v.unregistered
           << " unregistered and " << v.stale << " stale divergences; " << v.failures.size() << " failures; "
           << static_cast<int>(since(t0)) << " s";

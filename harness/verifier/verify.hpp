@@ -16,13 +16,14 @@ namespace pgcodec::verifier {
 using harness::Category;
 using harness::Direction;
 
-// The named steps of a run. Each encoding goes through the first five in
+// The named steps of a run. Each encoding goes through the first six in
 // order (the server already answers for the next encoding while this one is
 // compared); the atlas is written once at the end.
 enum class Step : std::uint8_t {
   ProbeServer,          // ask the server about every enumerated input
   CheckPgcodec,         // pgcodec's cached, by-name and table paths must give its answers
   CheckStrings,         // random strings on the client_encoding path
+  LiveRoundTrip,        // one live round (oracle/live.hpp) on the UTF8 database, client_encoding = it
   FindInconsistencies,  // PostgreSQL against itself (one-way and many-to-one mappings)
   CompareReferences,    // ICU and Python against the server, and against the registry
   WriteAtlas,
