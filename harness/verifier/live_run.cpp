@@ -141,6 +141,7 @@ class LiveRun {
   int plan(oracle::ServerLease& lease) {
     throwaway_ = lease.is_throwaway();
     oracle::Connection admin(lease.conninfo());
+    connected_ = true;
     version_ = admin.server_version();
     std::vector<std::pair<Encoding, std::string>> dbs;  // server encoding, conninfo
     if (throwaway_) {
@@ -280,12 +281,12 @@ class LiveRun {
     f.message = what;
     while (!f.message.empty() && (f.message.back() == '\n' || f.message.back() == ' ')) f.message.pop_back();
     f.sqlstate = sqlstate;
-    // Whatever the error said, a server that no longer answers means the
-    // connection was lost, not that the input was wrong.
+    // Whatever the error said, a server that answered before and no longer
+    // does means the connection was lost, not that the input was wrong.
     const std::string where = current_ ? current_->conninfo : lease_ ? lease_->conninfo() : std::string();
-    if (!where.empty() && PQping(where.c_str()) != PQPING_OK)
+    if (connected_ && !where.empty() && PQping(where.c_str()) != PQPING_OK)
       f.message = "the connection to the server was lost (it no longer accepts connections): " + f.message;
-    else if (!f.sqlstate.empty())
+    else if (!f.sqlstate.empty() && !f.sqlstate.starts_with("08"))
       f.message = "server error " + f.sqlstate + " (not about encodings): " + f.message;
     if (current_) {
       f.pair = "server " + name_of(current_->server) + ", client " + name_of(current_->client);
@@ -418,7 +419,7 @@ class LiveRun {
 
   const LiveRunOptions& o_;
   oracle::ServerLease* lease_ = nullptr;
-  bool throwaway_ = false, planned_ = false, stopped_ = false;
+  bool throwaway_ = false, planned_ = false, stopped_ = false, connected_ = false;
   std::string version_;
   std::vector<std::unique_ptr<Pair>> pairs_;
   Pair* current_ = nullptr;

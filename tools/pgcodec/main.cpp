@@ -293,23 +293,28 @@ int main(int argc, char** argv) {
       "Exit status: 0 when everything matched, 1 on any mismatch, 2 on a fault that is not\n"
       "about encodings (the connection was lost, a server error such as a read-only\n"
       "transaction), reported as \"pgcodec live: fault: ...\" with the pair, and on bad usage.");
-  live->add_option("--dsn", lr.dsn, "libpq connection string of an existing database (default: a throwaway server)");
+  live->add_option("--dsn", lr.dsn, "libpq connection string of an existing database (default: a throwaway server)")
+      ->type_name("DSN");
   live->add_option("--encodings", live_encodings, "Only these client encodings (comma-separated names)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->type_name("LIST");
   live->add_option("--server-encodings", live_servers,
                    "Only databases in these server encodings (comma-separated; with --dsn only\n"
                    "the database's own encoding may be named)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->type_name("LIST");
   auto* duration_opt = live->add_option("--duration", lr.duration,
                                         "Rounds over all pairs, in turn, until SECONDS have passed (every pair at\n"
-                                        "least once)");
-  live->add_option("--rounds", lr.rounds, "Rounds per pair (default 1)")->excludes(duration_opt);
+                                        "least once)")
+                          ->type_name("SECONDS");
+  live->add_option("--rounds", lr.rounds, "Rounds per pair (default 1)")->excludes(duration_opt)->type_name("N");
   live->add_option("--seed", lr.seed, "Seed of the random text (each pair's generator: seed and pair)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("N");
   live->add_flag("--allow-writes", lr.allow_writes,
                  "With --dsn: let COPY FROM create temporary tables (nothing else is written)");
   live->add_flag("--json", lr.json, "The report as one JSON object on standard output");
-  live->add_option("--values", lr.values, "Values per step and round")->capture_default_str();
+  live->add_option("--values", lr.values, "Values per step and round")->capture_default_str()->type_name("N");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
