@@ -382,22 +382,27 @@ struct LiveSession::Impl {
     std::snprintf(buf, sizeof buf, "SELECT setseed(%.6f)", s);
     return buf;
   }
-  // A query choosing values of random length from the repertoire, in SQL:
-  // (i, v, its bytes in the server [, its UTF-8]) ordered by i. (textsend()
-  // would not do: it sends in the client's encoding.)
-  std::string choose_sql(std::mt19937_64& rng, const LiveOptions& opt) const {
+  std::string lengths_sql(std::mt19937_64& rng, const LiveOptions& opt) const {
     std::string lens = "'{";
     for (std::size_t i = 0; i < opt.values; ++i) {
       if (i) lens += ',';
       lens += std::to_string(1 + rng() % std::max<std::size_t>(1, opt.max_chars));
     }
-    lens += "}'::int[]";
-    return "SELECT g.i, x.v, convert_to(x.v, '" + name_of(server) + "')" + std::string(server_has_utf8 ? ", convert_to(x.v, 'UTF8')" : "") +
-           " FROM " + rep_sql + " r, LATERAL unnest(" + lens +
+    return lens + "}'::int[]";
+  }
+  // A query choosing values of the given lengths from the repertoire, in
+  // SQL: (i, v or NULL, its bytes in the server, its UTF-8 or NULL) ordered
+  // by i. (textsend() would not do: it sends in the client's encoding.)
+  std::string choose_sql(const std::string& lens, bool text) const {
+    return std::string("SELECT g.i, ") + (text ? "x.v" : "NULL::text") + ", convert_to(x.v, '" + name_of(server) +
+           "'), " + (server_has_utf8 ? "convert_to(x.v, 'UTF8')" : "NULL::bytea") + " FROM " + rep_sql +
+           " r, LATERAL unnest(" + lens +
            ") WITH ORDINALITY AS g(len, i), LATERAL (SELECT string_agg(q.c, '') AS v FROM (SELECT "
            "r.a[1 + floor(random() * cardinality(r.a))::int] AS c FROM generate_series(1, g.len)) q) x "
            "ORDER BY g.i";
   }
+  void check_sent(LiveReport& out, const LiveOptions& opt, LiveStep step, const std::string& held,
+                  const Outcome& actual, const std::optional<std::string>& held_utf8);
 };
 
 void LiveSession::Impl::mismatch(LiveReport& out, const LiveOptions& opt, LiveStep step, std::string input,
@@ -547,7 +552,11 @@ void LiveSession::Impl::step_parameter(std::mt19937_64& rng, const LiveOptions& 
     ++out.counts.round_trips;
     if (!r.ok && !conversion_sqlstate(r.sqlstate))
       throw LiveFault("parameter step: " + r.message, r.sqlstate);
-    const Outcome expected = stored_for(sent[i]);
+    // What the server must store; an error where PostgreSQL refuses even
+    // good text (a client-only encoding's non-ASCII bytes on SQL_ASCII).
+    const std::optional<Expected> err = param_error(sent[i]);
+    if (err) ++out.counts.errors_compared;
+    const Outcome expected = err ? err->outcome : stored_for(sent[i]);
     const Outcome actual = r.ok ? Outcome::converted(unhex_bytea(r.rows.at(0).at(0))) : r.outcome();
     if (!harness::agree(expected, actual)) {
       judge_direct(out, opt, LiveStep::Parameter, client, server, sent[i], expected, actual);
@@ -564,35 +573,55 @@ void LiveSession::Impl::step_parameter(std::mt19937_64& rng, const LiveOptions& 
   }
 }
 
-void LiveSession::Impl::step_result(std::mt19937_64& rng, const LiveOptions& opt, LiveReport& out) {
-  const std::vector<Reply> replies = pipeline(pg(), {{seed_sql(rng), {}}, {choose_sql(rng, opt), {}}});
-  const Reply& r = replies[1];
-  if (!r.ok) {
-    if (!conversion_sqlstate(r.sqlstate)) throw LiveFault("result step: " + r.message, r.sqlstate);
-    ++out.counts.round_trips;
-    mismatch(out, opt, LiveStep::Result, "(the repertoire)", Outcome::converted(""), r.outcome(), choose_sql(rng, opt));
+void LiveSession::Impl::check_sent(LiveReport& out, const LiveOptions& opt, LiveStep step, const std::string& held,
+                                   const Outcome& actual, const std::optional<std::string>& held_utf8) {
+  ++out.counts.round_trips;
+  if (actual.ok()) out.counts.bytes += actual.output.size();
+  const std::optional<Expected> err = result_error(held);
+  if (err) ++out.counts.errors_compared;
+  const Outcome expected = err ? err->outcome : sent_for(held);
+  if (!harness::agree(expected, actual)) {
+    judge_direct(out, opt, step, server, client, held, expected, actual);
     return;
   }
-  for (const auto& row : r.rows) {
-    const std::string& arrived = row.at(1);
-    const std::string held = unhex_bytea(row.at(2));
-    out.counts.bytes += arrived.size();
-    ++out.counts.round_trips;
-    const Outcome expected = sent_for(held);
-    const Outcome actual = Outcome::converted(arrived);
-    if (!harness::agree(expected, actual)) {
-      judge_direct(out, opt, LiveStep::Result, server, client, held, expected, actual);
-      continue;
-    }
-    // pgcodec's decode of what arrived is what the server holds.
-    const auto mine = decode(codec(client_bytes), arrived);
-    const auto theirs = server_has_utf8 ? std::optional<std::string>(unhex_bytea(row.at(3)))
-                                        : decode(codec(server_bytes), held);
-    if (!mine || !theirs || *mine != *theirs)
-      mismatch(out, opt, LiveStep::Result, harness::hex_bytes(arrived),
-               theirs ? Outcome::converted(*theirs) : Outcome::failed(OutcomeKind::Unspecified),
-               mine ? Outcome::converted(*mine) : Outcome::failed(OutcomeKind::Unspecified),
-               "SELECT convert_to(convert_from('" + bytea_text(held) + "'::bytea, '" + name_of(server) + "'), 'UTF8');");
+  if (!actual.ok()) return;
+  // pgcodec's decode of what arrived is what the server holds.
+  const auto mine = decode(codec(client_bytes), actual.output);
+  const auto theirs = held_utf8 ? held_utf8 : decode(codec(server_bytes), held);
+  if (!mine || !theirs || *mine != *theirs)
+    mismatch(out, opt, step, harness::hex_bytes(actual.output) + " (" + name_of(client) + ")",
+             theirs ? Outcome::converted(*theirs) : Outcome::failed(OutcomeKind::Unspecified),
+             mine ? Outcome::converted(*mine) : Outcome::failed(OutcomeKind::Unspecified),
+             "SELECT convert_to(convert_from('" + bytea_text(held) + "'::bytea, '" + name_of(server) + "'), 'UTF8');");
+}
+
+void LiveSession::Impl::step_result(std::mt19937_64& rng, const LiveOptions& opt, LiveReport& out) {
+  const std::string seed = seed_sql(rng);
+  const std::string lens = lengths_sql(rng, opt);
+  const std::vector<Reply> replies = pipeline(pg(), {{seed, {}}, {choose_sql(lens, true), {}}});
+  const Reply& r = replies[1];
+  if (r.ok) {
+    for (const auto& row : r.rows)
+      check_sent(out, opt, LiveStep::Result, unhex_bytea(row.at(2)), Outcome::converted(row.at(1)),
+                 server_has_utf8 ? std::optional<std::string>(unhex_bytea(row.at(3))) : std::nullopt);
+    return;
+  }
+  if (!conversion_sqlstate(r.sqlstate)) throw LiveFault("result step: " + r.message, r.sqlstate);
+  // One value failed on its way out: the same values again (same seed),
+  // without the text column, then each value sent on its own.
+  const std::vector<Reply> again = pipeline(pg(), {{seed, {}}, {choose_sql(lens, false), {}}});
+  if (!again[1].ok) throw LiveFault("result step: " + again[1].message, again[1].sqlstate);
+  std::vector<Statement> each;
+  for (const auto& row : again[1].rows)
+    each.push_back({"SELECT convert_from($1::bytea, '" + name_of(server) + "')", {row.at(2)}});
+  const std::vector<Reply> sent = pipeline(pg(), each);
+  for (std::size_t i = 0; i < sent.size(); ++i) {
+    const auto& row = again[1].rows[i];
+    if (!sent[i].ok && !conversion_sqlstate(sent[i].sqlstate))
+      throw LiveFault("result step: " + sent[i].message, sent[i].sqlstate);
+    check_sent(out, opt, LiveStep::Result, unhex_bytea(row.at(2)),
+               sent[i].ok ? Outcome::converted(sent[i].rows.at(0).at(0)) : sent[i].outcome(),
+               server_has_utf8 ? std::optional<std::string>(unhex_bytea(row.at(3))) : std::nullopt);
   }
 }
 

@@ -4,6 +4,8 @@
 // check itself must be able to fail.
 #include <gtest/gtest.h>
 
+#include <cctype>
+#include <iostream>
 #include <random>
 #include <string>
 #include <vector>
@@ -26,10 +28,11 @@ pgcodec::oracle::ServerLease& server() {
 
 // A database in `enc` (locale C), created once; its conninfo.
 std::string database(Encoding enc) {
-  const std::string name = enc == Encoding::UTF8 ? "" : "live_" + std::string(pgcodec::info(enc).name);
+  std::string name = enc == Encoding::UTF8 ? "" : "live_" + std::string(pgcodec::info(enc).name);
+  for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   if (name.empty()) return server().conninfo();
   pgcodec::oracle::Connection c(server().conninfo());
-  auto r = c.exec("SELECT 1 FROM pg_database WHERE datname = lower($1)", {name});
+  auto r = c.exec("SELECT 1 FROM pg_database WHERE datname = $1", {name});
   if (r.rows() == 0)
     c.exec("CREATE DATABASE " + name + " TEMPLATE template0 ENCODING '" + std::string(pgcodec::info(enc).name) +
            "' LC_COLLATE 'C' LC_CTYPE 'C'");
@@ -68,6 +71,22 @@ TEST(LiveSession, ClientEncodingsOnUtf8) {
                      Encoding::SJIS, Encoding::SHIFT_JIS_2004, Encoding::EUC_JIS_2004, Encoding::BIG5, Encoding::GBK,
                      Encoding::GB18030, Encoding::UHC, Encoding::JOHAB, Encoding::EUC_TW}) {
     run_pair(Encoding::UTF8, c, 1000 + static_cast<std::uint64_t>(c));
+    if (HasFailure()) return;
+  }
+}
+
+// Databases in other encodings: PostgreSQL converts client <-> server
+// directly there (or not at all, for SQL_ASCII and same-encoding pairs).
+TEST(LiveSession, PairsOnOtherServerEncodings) {
+  const std::pair<Encoding, Encoding> pairs[] = {
+      {Encoding::EUC_JP, Encoding::SJIS},         {Encoding::EUC_JP, Encoding::EUC_JP},
+      {Encoding::EUC_JP, Encoding::UTF8},         {Encoding::SQL_ASCII, Encoding::SJIS},
+      {Encoding::SQL_ASCII, Encoding::LATIN1},    {Encoding::MULE_INTERNAL, Encoding::MULE_INTERNAL},
+      {Encoding::WIN1251, Encoding::KOI8R},       {Encoding::LATIN2, Encoding::WIN1250},
+      {Encoding::EUC_TW, Encoding::BIG5},
+  };
+  for (const auto& [s, c] : pairs) {
+    run_pair(s, c, 2000 + 64 * static_cast<std::uint64_t>(s) + static_cast<std::uint64_t>(c));
     if (HasFailure()) return;
   }
 }
