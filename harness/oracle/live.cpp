@@ -1,0 +1,688 @@
+#include "oracle/live.hpp"
+
+#include <libpq-fe.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <set>
+#include <string_view>
+#include <utility>
+
+#include "core/generators.hpp"
+#include "core/outcome.hpp"
+#include "core/text.hpp"
+#include "oracle/postgres.hpp"
+#include "oracle/pq.hpp"
+#include "pgcodec/codec.hpp"
+#include "pgcodec/stream.hpp"
+
+namespace pgcodec::oracle {
+
+const char* to_string(LiveStep s) noexcept {
+  switch (s) {
+    case LiveStep::Parameter: return "parameter";
+    case LiveStep::Result: return "result";
+    case LiveStep::CopyFrom: return "copy-from";
+    case LiveStep::CopyTo: return "copy-to";
+    case LiveStep::BadParameter: return "bad-parameter";
+    case LiveStep::BadCopy: return "bad-copy";
+    case LiveStep::BadResult: return "bad-result";
+  }
+  return "?";
+}
+
+LiveCounts& LiveCounts::operator+=(const LiveCounts& o) noexcept {
+  round_trips += o.round_trips;
+  bytes += o.bytes;
+  errors_compared += o.errors_compared;
+  mismatches += o.mismatches;
+  inconsistencies += o.inconsistencies;
+  skipped += o.skipped;
+  return *this;
+}
+
+namespace live_detail {
+
+using harness::hex_digits;
+using harness::Outcome;
+using harness::OutcomeKind;
+
+std::string name_of(Encoding e) { return std::string(info(e).name); }
+
+// A bytea literal's text ("\x82a0"), the form a text-format bytea parameter
+// and a standard-conforming string literal both take.
+std::string bytea_text(std::string_view bytes) { return "\\x" + hex_digits(bytes); }
+
+// pgcodec's conversions, nullopt on any error.
+std::optional<std::string> decode(const Codec& c, std::string_view in) {
+  std::string out(*c.max_decoded_size(in.size()), '\0');
+  const pgcodec::Result r = c.decode(in, out);
+  if (!r.ok()) return std::nullopt;
+  out.resize(r.written);
+  return out;
+}
+std::optional<std::string> encode(const Codec& c, std::string_view utf8) {
+  std::string out(*c.max_encoded_size(utf8.size()), '\0');
+  const pgcodec::Result r = c.encode(utf8, out);
+  if (!r.ok()) return std::nullopt;
+  out.resize(r.written);
+  return out;
+}
+
+// An error as the server reports it: kind, SQLSTATE and quoted bytes; the
+// server names no offset, and its wording is not compared (a direct
+// conversion names its own encodings).
+Outcome error_outcome(const Error& e) {
+  Outcome o = Outcome::failed(e.kind == ErrorKind::InvalidByteSequence ? OutcomeKind::InvalidByteSequence
+                                                                       : OutcomeKind::NoEquivalent);
+  o.sqlstate = e.sqlstate();
+  o.bytes = std::string(reinterpret_cast<const char*>(e.bytes.data()), e.length);
+  return o;
+}
+
+// An expected error together with where it is in the input (for COPY's line).
+struct Expected {
+  Outcome outcome;
+  std::size_t offset = 0;
+};
+
+// PostgreSQL's verifier for `e` (pg_verify_mbstr): the first malformed
+// character; characters without a mapping are no concern of it. SQL_ASCII's
+// verifier rejects only NUL, which no input here holds.
+std::optional<Expected> first_invalid(Encoding e, std::string_view in) {
+  if (e == Encoding::SQL_ASCII) return std::nullopt;
+  std::optional<Expected> found;
+  codec(e).for_each_decode_error(in, [&](const Error& err) {
+    if (!found && err.kind == ErrorKind::InvalidByteSequence) found = Expected{error_outcome(err), err.offset};
+  });
+  return found;
+}
+
+// A direct conversion from -> to (PostgreSQL's conversion procedure, which
+// does not go through UTF-8), as pgcodec predicts it: the first error
+// decoding `from`, else the first character of `in` that `to` cannot
+// spell, reported with its bytes in `from`.
+std::optional<Expected> first_direct_error(Encoding from, Encoding to, std::string_view in) {
+  const Codec& f = codec(from);
+  const Codec& t = codec(to);
+  std::string out(*f.max_decoded_size(in.size()), '\0');
+  const pgcodec::Result r = f.decode(in, out);
+  if (!r.ok()) return Expected{error_outcome(r.error), r.error.offset};
+  for (std::size_t at = 0; at < in.size();) {
+    const std::size_t n = std::max<std::size_t>(1, f.char_length(in, at));
+    const std::string_view piece = in.substr(at, n);
+    const auto u = decode(f, piece);
+    if (u && !encode(t, *u)) {
+      Outcome o = Outcome::failed(OutcomeKind::NoEquivalent);
+      o.sqlstate = "22P05";
+      o.bytes = std::string(piece);
+      return Expected{std::move(o), at};
+    }
+    at += n;
+  }
+  return std::nullopt;
+}
+
+// Going through UTF-8 as pgcodec does: decode `from`, then encode `to`.
+Outcome via_utf8(Encoding from, Encoding to, std::string_view in) {
+  const Codec& f = codec(from);
+  std::string mid(*f.max_decoded_size(in.size()), '\0');
+  const pgcodec::Result r = f.decode(in, mid);
+  if (!r.ok()) return error_outcome(r.error);
+  mid.resize(r.written);
+  const Codec& t = codec(to);
+  std::string out(*t.max_encoded_size(mid.size()), '\0');
+  const pgcodec::Result w = t.encode(mid, out);
+  if (!w.ok()) return error_outcome(w.error);
+  out.resize(w.written);
+  return Outcome::converted(std::move(out));
+}
+
+std::size_t line_of(std::string_view data, std::size_t offset) {
+  return 1 + static_cast<std::size_t>(std::count(data.begin(), data.begin() + static_cast<std::ptrdiff_t>(
+                                                                   std::min(offset, data.size())),
+                                                 '\n'));
+}
+
+// COPY's text format, in UTF-8 (where ASCII is unambiguous).
+std::string copy_escape(std::string_view s) {
+  std::string out;
+  for (char ch : s) {
+    switch (ch) {
+      case '\\': out += "\\\\"; break;
+      case '\t': out += "\\t"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      default: out.push_back(ch);
+    }
+  }
+  return out;
+}
+std::string copy_unescape(std::string_view s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '\\' || i + 1 == s.size()) {
+      out.push_back(s[i]);
+      continue;
+    }
+    const char n = s[++i];
+    switch (n) {
+      case 'b': out.push_back('\b'); break;
+      case 'f': out.push_back('\f'); break;
+      case 'n': out.push_back('\n'); break;
+      case 'r': out.push_back('\r'); break;
+      case 't': out.push_back('\t'); break;
+      case 'v': out.push_back('\v'); break;
+      default: out.push_back(n);  // "\\" and any other escaped character
+    }
+  }
+  return out;
+}
+
+// "COPY live_copy, line 3, column v: ..." -> 3; 0 if no line is named.
+std::size_t context_line(std::string_view ctx) {
+  const std::size_t p = ctx.find(", line ");
+  if (p == std::string_view::npos) return 0;
+  std::size_t n = 0;
+  for (std::size_t i = p + 7; i < ctx.size() && ctx[i] >= '0' && ctx[i] <= '9'; ++i)
+    n = n * 10 + static_cast<std::size_t>(ctx[i] - '0');
+  return n;
+}
+
+// One statement of a pipeline and what came back.
+struct Statement {
+  std::string sql;
+  std::vector<std::string> params;  // text format
+};
+struct Reply {
+  bool ok = false;
+  std::vector<std::vector<std::string>> rows;  // NULL reads as empty
+  std::string sqlstate, message, context;
+  Outcome outcome() const { return server_error(sqlstate, message); }
+};
+
+bool conversion_sqlstate(const std::string& s) { return s == "22021" || s == "22P05"; }
+
+// A server error that is about the connection or the server, not the input.
+void check_fault(PGconn* c, const Reply& r, const std::string& what) {
+  if (PQstatus(c) == CONNECTION_BAD)
+    throw LiveFault(what + ": the connection was lost: " + PQerrorMessage(c), r.sqlstate);
+  if (r.ok) return;
+  if (r.sqlstate.empty() || r.sqlstate == "57P01" || r.sqlstate.rfind("08", 0) == 0)
+    throw LiveFault(what + ": " + (r.message.empty() ? PQerrorMessage(c) : r.message), r.sqlstate);
+}
+
+Reply read_reply(PGresult* res) {
+  Reply out;
+  const ExecStatusType st = PQresultStatus(res);
+  if (st == PGRES_TUPLES_OK || st == PGRES_COMMAND_OK || st == PGRES_COPY_IN || st == PGRES_COPY_OUT) {
+    out.ok = true;
+    for (int i = 0; i < PQntuples(res); ++i) {
+      out.rows.emplace_back();
+      for (int j = 0; j < PQnfields(res); ++j)
+        out.rows.back().emplace_back(PQgetvalue(res, i, j), static_cast<std::size_t>(PQgetlength(res, i, j)));
+    }
+    return out;
+  }
+  auto field = [&](int code) {
+    const char* v = PQresultErrorField(res, code);
+    return std::string(v ? v : "");
+  };
+  out.sqlstate = field(PG_DIAG_SQLSTATE);
+  out.message = field(PG_DIAG_MESSAGE_PRIMARY);
+  out.context = field(PG_DIAG_CONTEXT);
+  if (out.message.empty()) out.message = PQresultErrorMessage(res);
+  return out;
+}
+
+// Runs the statements in pipeline mode, each followed by a sync point so
+// that one statement's error aborts only itself.
+std::vector<Reply> pipeline(PGconn* c, const std::vector<Statement>& stmts) {
+  std::vector<Reply> out;
+  out.reserve(stmts.size());
+  if (PQenterPipelineMode(c) != 1) throw LiveFault(std::string("cannot enter pipeline mode: ") + PQerrorMessage(c));
+  for (const Statement& s : stmts) {
+    std::vector<const char*> values;
+    for (const std::string& p : s.params) values.push_back(p.c_str());
+    if (!PQsendQueryParams(c, s.sql.c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr,
+                           nullptr, 0) ||
+        !PQpipelineSync(c))
+      throw LiveFault(std::string("pipeline send failed: ") + PQerrorMessage(c));
+  }
+  for (std::size_t i = 0; i < stmts.size(); ++i) {
+    PGresult* first = PQgetResult(c);
+    if (!first) throw LiveFault(std::string("pipeline: no result: ") + PQerrorMessage(c));
+    oracle::Result r(first);
+    out.push_back(read_reply(r.raw()));
+    while (PGresult* extra = PQgetResult(c)) PQclear(extra);
+    Result sync(PQgetResult(c));
+    if (!sync.raw() || PQresultStatus(sync.raw()) != PGRES_PIPELINE_SYNC)
+      throw LiveFault(std::string("pipeline: expected a sync point: ") + PQerrorMessage(c));
+    check_fault(c, out.back(), stmts[i].sql.substr(0, 60));
+  }
+  if (PQexitPipelineMode(c) != 1) throw LiveFault(std::string("cannot leave pipeline mode: ") + PQerrorMessage(c));
+  return out;
+}
+
+Reply exec(PGconn* c, const std::string& sql, const std::vector<std::string>& params = {}) {
+  std::vector<const char*> values;
+  for (const std::string& p : params) values.push_back(p.c_str());
+  Result r(PQexecParams(c, sql.c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr,
+                        nullptr, 0));
+  if (!r.raw()) throw LiveFault(std::string("no result: ") + PQerrorMessage(c));
+  Reply out = read_reply(r.raw());
+  check_fault(c, out, sql.substr(0, 60));
+  return out;
+}
+
+}  // namespace live_detail
+
+using namespace live_detail;
+
+struct LiveSession::Impl {
+  Connection conn;
+  Encoding server, client;
+  // The encodings the client's and the server's bytes are in: a SQL_ASCII
+  // side holds the other side's bytes (pgcodec's SQL_ASCII is UTF-8).
+  Encoding client_bytes, server_bytes;
+  // No conversion on the way in or out: the same encoding, or SQL_ASCII on
+  // either side (pg_any_to_server / pg_server_to_any only verify then).
+  bool identity;
+  bool server_has_utf8;  // convert_to(v, 'UTF8') works (not SQL_ASCII, MULE_INTERNAL)
+
+  bool prepared = false;
+  bool writes = false;
+  std::vector<std::string> rep;         // the pair's repertoire, UTF-8
+  std::vector<std::string> foreign;     // in the server's encoding, not in the client's (UTF-8)
+  std::vector<std::string> bad_client;  // pieces of client bytes that fail on the way in
+  std::vector<std::string> bad_server;  // pieces of server bytes that fail on the way out (SQL_ASCII)
+  std::string rep_sql;                  // an expression giving the repertoire as text[]
+  std::set<std::string> seen_inconsistent;
+
+  Impl(const std::string& conninfo, Encoding s, Encoding c)
+      : conn(conninfo), server(s), client(c),
+        client_bytes(c == Encoding::SQL_ASCII ? s : c),
+        server_bytes(s == Encoding::SQL_ASCII ? c : s),
+        identity(c == s || c == Encoding::SQL_ASCII || s == Encoding::SQL_ASCII),
+        server_has_utf8(s != Encoding::SQL_ASCII && s != Encoding::MULE_INTERNAL) {}
+
+  PGconn* pg() { return conn.raw(); }
+
+  void prepare(std::mt19937_64& rng, const LiveOptions& opt, LiveReport& report);
+  void mismatch(LiveReport& rep_out, const LiveOptions& opt, LiveStep step, std::string input, const Outcome& expected,
+                const Outcome& actual, std::string reproduce);
+  // When the server's direct conversion gave `actual` where pgcodec's
+  // model of it gave something else: PostgreSQL's inconsistency if the
+  // server going through UTF-8 agrees with pgcodec going through UTF-8.
+  void judge_direct(LiveReport& out, const LiveOptions& opt, LiveStep step, Encoding from, Encoding to,
+                    const std::string& in, const Outcome& expected, const Outcome& actual);
+
+  // What the server stores for client bytes that convert (Convert path:
+  // pgcodec's way through UTF-8; identity: the bytes).
+  Outcome stored_for(std::string_view client_in) const {
+    if (identity) return Outcome::converted(std::string(client_in));
+    return via_utf8(client, server, client_in);
+  }
+  Outcome sent_for(std::string_view server_held) const {
+    if (identity) return Outcome::converted(std::string(server_held));
+    return via_utf8(server, client, server_held);
+  }
+
+  // The first error on the way in: the parameter path (pg_any_to_server).
+  std::optional<Expected> param_error(std::string_view in) const {
+    if (client == server || client == Encoding::SQL_ASCII) return first_invalid(server, in);
+    if (server == Encoding::SQL_ASCII) {
+      if (info(client).server) return first_invalid(client, in);
+      for (std::size_t i = 0; i < in.size(); ++i)
+        if (static_cast<unsigned char>(in[i]) >= 0x80) {
+          Outcome o = Outcome::failed(OutcomeKind::InvalidByteSequence);
+          o.sqlstate = "22021";
+          o.bytes = std::string(1, in[i]);
+          return Expected{std::move(o), i};
+        }
+      return std::nullopt;
+    }
+    return first_direct_error(client, server, in);
+  }
+  // COPY FROM: without transcoding it verifies with the client's encoding
+  // (copyfromparse.c CopyConvertBuf), even a client-only one or SQL_ASCII.
+  std::optional<Expected> copy_error(std::string_view in) const {
+    if (identity) return first_invalid(client, in);
+    return first_direct_error(client, server, in);
+  }
+  // The way out (pg_server_to_any): a SQL_ASCII database verifies with the
+  // client's encoding.
+  std::optional<Expected> result_error(std::string_view held) const {
+    if (client == server || client == Encoding::SQL_ASCII) return std::nullopt;
+    if (server == Encoding::SQL_ASCII) return first_invalid(client, held);
+    return first_direct_error(server, client, held);
+  }
+
+  std::string random_value(std::mt19937_64& rng, const LiveOptions& opt) const {
+    std::string t;
+    const std::size_t n = 1 + rng() % std::max<std::size_t>(1, opt.max_chars);
+    for (std::size_t i = 0; i < n; ++i) t += rep[rng() % rep.size()];
+    return t;
+  }
+
+  void step_parameter(std::mt19937_64& rng, const LiveOptions& opt, LiveReport& out);
+  void step_result(std::mt19937_64& rng, const LiveOptions& opt, LiveReport& out);
+  void step_copy_from(std::mt19937_64& rng, const LiveOptions& opt, LiveReport& out);
+  void step_copy_to(std::mt19937_64& rng, const LiveOptions& opt, LiveReport& out);
+  void step_bad_parameter(std::mt19937_64& rng, const LiveOptions& opt, LiveReport& out);
+  void step_bad_copy(std::mt19937_64& rng, const LiveOptions& opt, LiveReport& out);
+  void step_bad_result(std::mt19937_64& rng, const LiveOptions& opt, LiveReport& out);
+
+  std::string seed_sql(std::mt19937_64& rng) const {
+    const double s = static_cast<double>(rng() % 2000001) / 1000000.0 - 1.0;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "SELECT setseed(%.6f)", s);
+    return buf;
+  }
+  std::string lengths_sql(std::mt19937_64& rng, const LiveOptions& opt) const {
+    std::string lens = "'{";
+    for (std::size_t i = 0; i < opt.values; ++i) {
+      if (i) lens += ',';
+      lens += std::to_string(1 + rng() % std::max<std::size_t>(1, opt.max_chars));
+    }
+    return lens + "}'::int[]";
+  }
+  // A query choosing values of the given lengths from the repertoire, in
+  // SQL: (i, v or NULL, its bytes in the server, its UTF-8 or NULL) ordered
+  // by i. (textsend() would not do: it sends in the client's encoding.)
+  std::string choose_sql(const std::string& lens, bool text) const {
+    return std::string("SELECT g.i, ") + (text ? "x.v" : "NULL::text") + ", convert_to(x.v, '" + name_of(server) +
+           "'), " + (server_has_utf8 ? "convert_to(x.v, 'UTF8')" : "NULL::bytea") + " FROM " + rep_sql +
+           " r, LATERAL unnest(" + lens +
+           ") WITH ORDINALITY AS g(len, i), LATERAL (SELECT string_agg(q.c, '') AS v FROM (SELECT "
+           "r.a[1 + floor(random() * cardinality(r.a))::int] AS c FROM generate_series(1, g.len)) q) x "
+           "ORDER BY g.i";
+  }
+  void check_sent(LiveReport& out, const LiveOptions& opt, LiveStep step, const std::string& held,
+                  const Outcome& actual, const std::optional<std::string>& held_utf8);
+};
+
+void LiveSession::Impl::mismatch(LiveReport& out, const LiveOptions& opt, LiveStep step, std::string input,
+                                 const Outcome& expected, const Outcome& actual, std::string reproduce) {
+  ++out.counts.mismatches;
+  if (out.mismatches.size() >= opt.keep) return;
+  out.mismatches.push_back(LiveMismatch{step, std::move(input), harness::describe(expected),
+                                        harness::describe(actual), std::move(reproduce)});
+}
+
+void LiveSession::Impl::judge_direct(LiveReport& out, const LiveOptions& opt, LiveStep step, Encoding from,
+                                     Encoding to, const std::string& in, const Outcome& expected,
+                                     const Outcome& actual) {
+  const std::string lit = "'" + bytea_text(in) + "'::bytea";
+  const std::string direct_sql = "SELECT convert(" + lit + ", '" + name_of(from) + "', '" + name_of(to) + "')";
+  const std::string via_sql = "SELECT convert(convert(" + lit + ", '" + name_of(from) + "', 'UTF8'), 'UTF8', '" +
+                              name_of(to) + "')";
+  // A direct conversion exists only between two encodings neither of which
+  // is UTF-8 (and MULE_INTERNAL has no way through UTF-8 to compare with).
+  const bool direct = !identity && from != Encoding::UTF8 && to != Encoding::UTF8;
+  if (direct && from != Encoding::MULE_INTERNAL && to != Encoding::MULE_INTERNAL) {
+    const Reply via = exec(pg(), via_sql);
+    Outcome server_via =
+        via.ok ? Outcome::converted(unhex_bytea(via.rows.at(0).at(0))) : via.outcome();
+    const Outcome ours = via_utf8(from, to, in);
+    if (harness::agree(ours, server_via)) {
+      ++out.counts.inconsistencies;
+      if (seen_inconsistent.insert(in).second && out.inconsistencies.size() < opt.keep)
+        out.inconsistencies.push_back(LiveInconsistency{step, harness::hex_bytes(in), harness::describe(actual),
+                                                        harness::describe(server_via),
+                                                        direct_sql + "; " + via_sql + ";"});
+      return;
+    }
+  }
+  mismatch(out, opt, step, harness::hex_bytes(in) + " (" + name_of(from) + ")", expected, actual,
+           direct_sql + ";");
+}
+
+namespace {
+
+// Characters of `e`'s repertoire (UTF-8), with ASCII and the characters
+// COPY escapes.
+void add_texts(std::vector<std::string>& v, Encoding e) {
+  const harness::Repertoire& r = harness::repertoire(e);
+  v.insert(v.end(), r.text.begin(), r.text.end());
+  v.insert(v.end(), r.text_edges.begin(), r.text_edges.end());
+}
+
+bool round_trips(const Codec& c, const std::string& t) {
+  const auto b = encode(c, t);
+  if (!b) return false;
+  const auto back = decode(c, *b);
+  return back && *back == t;
+}
+
+bool has_any(std::string_view s, std::string_view bytes) { return s.find_first_of(bytes) != std::string_view::npos; }
+
+}  // namespace
+
+void LiveSession::Impl::prepare(std::mt19937_64& rng, const LiveOptions& opt, LiveReport& report) {
+  prepared = true;
+  writes = opt.writes;
+  const Codec& cx = codec(client_bytes);
+  const Codec& sy = codec(server_bytes);
+  std::vector<std::string> cand;
+  add_texts(cand, client_bytes);
+  if (server_bytes != client_bytes) add_texts(cand, server_bytes);
+  std::sort(cand.begin(), cand.end());
+  cand.erase(std::unique(cand.begin(), cand.end()), cand.end());
+  for (const std::string& t : cand)
+    if (t.find('\x01') == std::string::npos && round_trips(cx, t) && round_trips(sy, t)) rep.push_back(t);
+  std::shuffle(rep.begin(), rep.end(), rng);
+  if (rep.size() > 4096) rep.resize(4096);
+  std::sort(rep.begin(), rep.end());
+  for (char ch = 0x20; ch < 0x7f; ++ch) rep.emplace_back(1, ch);
+  for (const char* s : {"\t", "\n", "\r", "\\"}) rep.emplace_back(s);
+
+  // Characters the server has and the client lacks (Convert path only).
+  if (!identity) {
+    const Codec& c = codec(client);
+    std::vector<std::string> f;
+    add_texts(f, server);
+    const harness::Repertoire& rc = harness::repertoire(client);
+    f.insert(f.end(), rc.foreign.begin(), rc.foreign.end());
+    std::sort(f.begin(), f.end());
+    f.erase(std::unique(f.begin(), f.end()), f.end());
+    for (const std::string& t : f)
+      if (round_trips(sy, t) && !encode(c, t)) foreign.push_back(t);
+    std::shuffle(foreign.begin(), foreign.end(), rng);
+    if (foreign.size() > 1024) foreign.resize(1024);
+  }
+
+  // Bad pieces of client bytes: malformed sequences, characters without a
+  // mapping, and characters the server lacks. None holds NUL (a text
+  // parameter cannot) or what COPY's text format reads specially.
+  auto usable = [](const std::string& s) { return !s.empty() && !has_any(s, std::string_view("\0\t\n\r\\", 5)); };
+  const harness::Repertoire& rx = harness::repertoire(client_bytes);
+  for (const auto* src : {&rx.unmapped, &rx.grammar_edges})
+    for (const std::string& b : *src)
+      if (usable(b) && !decode(cx, b)) bad_client.push_back(b);
+  if (!identity)
+    for (const std::string& b : rx.chars)
+      if (usable(b))
+        if (auto u = decode(cx, b); u && !encode(codec(server), *u)) bad_client.push_back(b);
+  if (server == Encoding::SQL_ASCII)
+    for (const std::string& b : bad_client) bad_server.push_back(b);
+  if (bad_client.size() > 2048) {
+    std::shuffle(bad_client.begin(), bad_client.end(), rng);
+    bad_client.resize(2048);
+  }
+
+  // The repertoire in the server, as text[]: a temporary table when writes
+  // are allowed, else a literal in every statement that needs it.
+  std::string joined;
+  for (std::size_t i = 0; i < rep.size(); ++i) {
+    if (i) joined.push_back('\x01');
+    joined += *encode(sy, rep[i]);
+  }
+  const std::string array =
+      "string_to_array(convert_from('" + bytea_text(joined) + "'::bytea, '" + name_of(server) + "'), chr(1))";
+  if (writes) {
+    exec(pg(), "CREATE TEMPORARY TABLE live_rep AS SELECT " + array + " AS a");
+    const Reply r = exec(pg(), "CREATE TEMPORARY TABLE live_copy (n int, v text)");
+    if (!r.ok) throw LiveFault("cannot create a temporary table: " + r.message, r.sqlstate);
+    rep_sql = "(SELECT a FROM pg_temp.live_rep)";
+  } else {
+    rep_sql = "(SELECT " + array + " AS a)";
+    report.notes.push_back(std::string("copy-from and bad-copy skipped for ") + name_of(client) + " on " +
+                           name_of(server) + ": no writes allowed");
+  }
+}
+
+void LiveSession::Impl::step_parameter(std::mt19937_64& rng, const LiveOptions& opt, LiveReport& out) {
+  std::vector<std::string> texts, sent;
+  std::vector<Statement> stmts;
+  const std::string sql = "SELECT convert_to($1::text, '" + name_of(server) + "')" +
+                          (server_has_utf8 ? ", convert_to($1::text, 'UTF8')" : "");
+  for (std::size_t i = 0; i < opt.values; ++i) {
+    texts.push_back(random_value(rng, opt));
+    sent.push_back(*encode(codec(client_bytes), texts.back()));
+    stmts.push_back({sql, {sent.back()}});
+  }
+  const std::vector<Reply> replies = pipeline(pg(), stmts);
+  for (std::size_t i = 0; i < replies.size(); ++i) {
+    const Reply& r = replies[i];
+    out.counts.bytes += sent[i].size();
+    ++out.counts.round_trips;
+    if (!r.ok && !conversion_sqlstate(r.sqlstate))
+      throw LiveFault("parameter step: " + r.message, r.sqlstate);
+    // What the server must store; an error where PostgreSQL refuses even
+    // good text (a client-only encoding's non-ASCII bytes on SQL_ASCII).
+    const std::optional<Expected> err = param_error(sent[i]);
+    if (err) ++out.counts.errors_compared;
+    const Outcome expected = err ? err->outcome : stored_for(sent[i]);
+    const Outcome actual = r.ok ? Outcome::converted(unhex_bytea(r.rows.at(0).at(0))) : r.outcome();
+    if (!harness::agree(expected, actual)) {
+      judge_direct(out, opt, LiveStep::Parameter, client, server, sent[i], expected, actual);
+      continue;
+    }
+    if (r.ok && server_has_utf8) {
+      const Outcome want = Outcome::converted(*decode(codec(server_bytes), expected.output));
+      const Outcome got = Outcome::converted(unhex_bytea(r.rows.at(0).at(1)));
+      if (!harness::agree(want, got))
+        mismatch(out, opt, LiveStep::Parameter, harness::hex_bytes(sent[i]), want, got,
+                 "SELECT convert_to(convert_from('" + bytea_text(expected.output) + "'::bytea, '" + name_of(server) +
+                     "'), 'UTF8');");
+    }
+  }
+}
+
+void LiveSession::Impl::check_sent(LiveReport& out, const LiveOptions& opt, LiveStep step, const std::string& held,
+                                   const Outcome& actual, const std::optional<std::string>& held_utf8) {
+  ++out.counts.round_trips;
+  if (actual.ok()) out.counts.bytes += actual.output.size();
+  const std::optional<Expected> err = result_error(held);
+  if (err) ++out.counts.errors_compared;
+  const Outcome expected = err ? err->outcome : sent_for(held);
+  if (!harness::agree(expected, actual)) {
+    judge_direct(out, opt, step, server, client, held, expected, actual);
+    return;
+  }
+  if (!actual.ok()) return;
+  // pgcodec's decode of what arrived is what the server holds.
+  const auto mine = decode(codec(client_bytes), actual.output);
+  const auto theirs = held_utf8 ? held_utf8 : decode(codec(server_bytes), held);
+  if (!mine || !theirs || *mine != *theirs)
+    mismatch(out, opt, step, harness::hex_bytes(actual.output) + " (" + name_of(client) + ")",
+             theirs ? Outcome::converted(*theirs) : Outcome::failed(OutcomeKind::Unspecified),
+             mine ? Outcome::converted(*mine) : Outcome::failed(OutcomeKind::Unspecified),
+             "SELECT convert_to(convert_from('" + bytea_text(held) + "'::bytea, '" + name_of(server) + "'), 'UTF8');");
+}
+
+void LiveSession::Impl::step_result(std::mt19937_64& rng, const LiveOptions& opt, LiveReport& out) {
+  const std::string seed = seed_sql(rng);
+  const std::string lens = lengths_sql(rng, opt);
+  const std::vector<Reply> replies = pipeline(pg(), {{seed, {}}, {choose_sql(lens, true), {}}});
+  const Reply& r = replies[1];
+  if (r.ok) {
+    for (const auto& row : r.rows)
+      check_sent(out, opt, LiveStep::Result, unhex_bytea(row.at(2)), Outcome::converted(row.at(1)),
+                 server_has_utf8 ? std::optional<std::string>(unhex_bytea(row.at(3))) : std::nullopt);
+    return;
+  }
+  if (!conversion_sqlstate(r.sqlstate)) throw LiveFault("result step: " + r.message, r.sqlstate);
+  // One value failed on its way out: the same values again (same seed),
+  // without the text column, then each value sent on its own.
+  const std::vector<Reply> again = pipeline(pg(), {{seed, {}}, {choose_sql(lens, false), {}}});
+  if (!again[1].ok) throw LiveFault("result step: " + again[1].message, again[1].sqlstate);
+  std::vector<Statement> each;
+  for (const auto& row : again[1].rows)
+    each.push_back({"SELECT convert_from($1::bytea, '" + name_of(server) + "')", {row.at(2)}});
+  const std::vector<Reply> sent = pipeline(pg(), each);
+  for (std::size_t i = 0; i < sent.size(); ++i) {
+    const auto& row = again[1].rows[i];
+    if (!sent[i].ok && !conversion_sqlstate(sent[i].sqlstate))
+      throw LiveFault("result step: " + sent[i].message, sent[i].sqlstate);
+    check_sent(out, opt, LiveStep::Result, unhex_bytea(row.at(2)),
+               sent[i].ok ? Outcome::converted(sent[i].rows.at(0).at(0)) : sent[i].outcome(),
+               server_has_utf8 ? std::optional<std::string>(unhex_bytea(row.at(3))) : std::nullopt);
+  }
+}
+
+void LiveSession::Impl::step_copy_from(std::mt19937_64&, const LiveOptions&, LiveReport&) {}
+void LiveSession::Impl::step_copy_to(std::mt19937_64&, const LiveOptions&, LiveReport&) {}
+void LiveSession::Impl::step_bad_parameter(std::mt19937_64&, const LiveOptions&, LiveReport&) {}
+void LiveSession::Impl::step_bad_copy(std::mt19937_64&, const LiveOptions&, LiveReport&) {}
+void LiveSession::Impl::step_bad_result(std::mt19937_64&, const LiveOptions&, LiveReport&) {}
+
+LiveSession::LiveSession(const std::string& conninfo, Encoding server, Encoding client) {
+  try {
+    impl_ = std::make_unique<Impl>(conninfo, server, client);
+  } catch (const PqError& e) {
+    throw LiveFault(e.what(), e.sqlstate());
+  }
+  const Reply enc = exec(impl_->pg(), "SELECT current_setting('server_encoding')");
+  if (!enc.ok || enc.rows.at(0).at(0) != name_of(server))
+    throw LiveFault("the database's encoding is " + (enc.ok ? enc.rows.at(0).at(0) : "unknown") + ", not " +
+                    name_of(server));
+  const Reply set = exec(impl_->pg(), "SET client_encoding = '" + name_of(client) + "'");
+  if (!set.ok)
+    throw LiveFault("client_encoding " + name_of(client) + " on a " + name_of(server) +
+                        " database: " + set.message,
+                    set.sqlstate);
+}
+LiveSession::~LiveSession() = default;
+LiveSession::LiveSession(LiveSession&&) noexcept = default;
+LiveSession& LiveSession::operator=(LiveSession&&) noexcept = default;
+
+Encoding LiveSession::server() const noexcept { return impl_->server; }
+Encoding LiveSession::client() const noexcept { return impl_->client; }
+std::size_t LiveSession::repertoire_size() const noexcept { return impl_->rep.size(); }
+
+void LiveSession::round(std::mt19937_64& rng, const LiveOptions& opt, LiveReport& report) {
+  Impl& s = *impl_;
+  if (!s.prepared) s.prepare(rng, opt, report);
+  s.step_parameter(rng, opt, report);
+  s.step_result(rng, opt, report);
+  if (s.writes) s.step_copy_from(rng, opt, report);
+  else ++report.counts.skipped;
+  s.step_copy_to(rng, opt, report);
+  s.step_bad_parameter(rng, opt, report);
+  if (s.writes) s.step_bad_copy(rng, opt, report);
+  else ++report.counts.skipped;
+  s.step_bad_result(rng, opt, report);
+}
+
+std::vector<Encoding> allowed_client_encodings(const std::string& conninfo) {
+  std::unique_ptr<Connection> c;
+  try {
+    c = std::make_unique<Connection>(conninfo);
+  } catch (const PqError& e) {
+    throw LiveFault(e.what(), e.sqlstate());
+  }
+  std::vector<Statement> stmts;
+  for (const EncodingInfo& i : encodings()) stmts.push_back({"SELECT set_config('client_encoding', $1, false)", {std::string(i.name)}});
+  const std::vector<Reply> replies = pipeline(c->raw(), stmts);
+  std::vector<Encoding> out;
+  for (std::size_t k = 0; k < replies.size(); ++k)
+    if (replies[k].ok) out.push_back(encodings()[k].id);
+  return out;
+}
+
+}  // namespace pgcodec::oracle
