@@ -59,7 +59,6 @@ struct Pair {
   std::string conninfo;
   std::mt19937_64 rng;
   std::unique_ptr<oracle::LiveSession> session;
-  std::uint64_t last_used = 0;
   oracle::LiveReport report;
   std::vector<std::size_t> mismatch_round;  // beside report.mismatches: the round it came from
   std::size_t rounds = 0;
@@ -204,21 +203,10 @@ class LiveRun {
     return -1;
   }
 
-  // Opens the pair's session if it is not open, closing the least recently
-  // used one beyond max_open (a server has few connections to spare).
-  void open(Pair& p) {
-    p.last_used = ++clock_;
-    if (p.session) return;
-    std::size_t open_count = 0;
-    Pair* oldest = nullptr;
-    for (auto& q : pairs_)
-      if (q->session) {
-        ++open_count;
-        if (!oldest || q->last_used < oldest->last_used) oldest = q.get();
-      }
-    if (open_count >= max_open() && oldest) oldest->session.reset();
-    p.session = std::make_unique<oracle::LiveSession>(p.conninfo, p.server, p.client);
-  }
+  // A session's first round prepares it (the repertoire, shuffled with the
+  // pair's generator), so a pair keeps one session for all its rounds: a
+  // rerun with --rounds K then draws exactly what this run drew. A server has
+  // few connections to spare, so at most this many are open at once.
   std::size_t max_open() const { return throwaway_ ? 24 : 4; }
 
   oracle::LiveOptions live_options() const {
@@ -232,7 +220,7 @@ class LiveRun {
   void round(Pair& p) {
     current_ = &p;
     const auto t = Clock::now();
-    open(p);
+    if (!p.session) p.session = std::make_unique<oracle::LiveSession>(p.conninfo, p.server, p.client);
     p.session->round(p.rng, lo_, p.report);
     ++p.rounds;
     p.mismatch_round.resize(p.report.mismatches.size(), p.rounds);
@@ -263,14 +251,22 @@ class LiveRun {
         p->session.reset();
       }
     } else {
-      // Round-robin until the time is up; every pair at least once.
-      for (std::size_t pass = 0;; ++pass) {
-        for (auto& p : pairs_) {
-          if (stopping()) return 2;
-          if (pass > 0 && since(t0_) >= *o_.duration) return 0;
-          progress(since(t0_) / *o_.duration, *p);
-          round(*p);
-        }
+      // Round-robin until the time is up, every pair at least once, in
+      // groups of max_open() pairs (one session each, closed when the group
+      // is done); each group gets its share of the time left.
+      const std::size_t g = max_open();
+      for (std::size_t b = 0; b < pairs_.size(); b += g) {
+        const std::size_t e = std::min(pairs_.size(), b + g);
+        const double share = (*o_.duration - since(t0_)) * static_cast<double>(e - b) /
+                             static_cast<double>(pairs_.size() - b);
+        const auto group_start = Clock::now();
+        for (std::size_t pass = 0; pass == 0 || since(group_start) < share; ++pass)
+          for (std::size_t i = b; i < e && (pass == 0 || since(group_start) < share); ++i) {
+            if (stopping()) return 2;
+            progress(since(t0_) / *o_.duration, *pairs_[i]);
+            round(*pairs_[i]);
+          }
+        for (std::size_t i = b; i < e; ++i) pairs_[i]->session.reset();
       }
     }
     return 0;
@@ -423,7 +419,6 @@ class LiveRun {
   std::string version_;
   std::vector<std::unique_ptr<Pair>> pairs_;
   Pair* current_ = nullptr;
-  std::uint64_t clock_ = 0;
   oracle::LiveOptions lo_;
   Clock::time_point start_ = Clock::now(), t0_ = start_;
   std::optional<Fault> fault_;

@@ -223,6 +223,27 @@ TEST_F(LiveRun, ReadOnlyUser) {
   EXPECT_FALSE(has(w.err, "MISMATCH")) << w.err;
 }
 
+// A --duration run, pair by pair, is what --rounds K with the same seed
+// draws: the rerun command printed with a mismatch repeats it. Six pairs on a
+// DSN are two groups of sessions.
+TEST_F(LiveRun, DurationRunIsRepeatedByRoundsPerPair) {
+  const Finished f = run({"--dsn", conninfo(), "--encodings", "UTF8,SJIS,LATIN1,KOI8R,EUC_KR,BIG5", "--duration",
+                          "3", "--seed", "7", "--values", "4", "--json"});
+  ASSERT_TRUE(f.exit_code == 0 || f.exit_code == 1) << f.err;
+  const auto j = nlohmann::json::parse(f.out);
+  ASSERT_EQ(j["pairs"].size(), 6u) << f.out;
+  for (auto& p : j["pairs"]) {
+    const std::string client = p["client"];
+    const Finished again = run({"--dsn", conninfo(), "--encodings", client, "--seed", "7", "--values", "4",
+                                "--rounds", std::to_string(p["rounds"].get<int>()), "--json"});
+    const auto k = nlohmann::json::parse(again.out);
+    ASSERT_EQ(k["pairs"].size(), 1u) << again.out;
+    EXPECT_EQ(k["pairs"][0]["bytes"], p["bytes"]) << client;
+    EXPECT_EQ(k["pairs"][0]["round_trips"], p["round_trips"]) << client;
+    EXPECT_EQ(k["pairs"][0]["mismatches"], p["mismatches"]) << client;
+  }
+}
+
 TEST_F(LiveRun, ServerEncodingsOtherThanTheDsnsIsAUsageError) {
   const Finished f = run({"--dsn", conninfo(), "--server-encodings", "LATIN1"});
   EXPECT_EQ(f.exit_code, 2) << f.err;

@@ -304,8 +304,9 @@ int main(int argc, char** argv) {
       ->delimiter(',')
       ->type_name("LIST");
   auto* duration_opt = live->add_option("--duration", lr.duration,
-                                        "Rounds over all pairs, in turn, until SECONDS have passed (every pair at\n"
-                                        "least once)")
+                                        "Rounds over all pairs until SECONDS have passed: in turn, in groups of up\n"
+                                        "to 24 pairs (4 with --dsn) that share the time left, every pair at least\n"
+                                        "once and on one connection for all its rounds")
                           ->type_name("SECONDS");
   live->add_option("--rounds", lr.rounds, "Rounds per pair (default 1)")->excludes(duration_opt)->type_name("N");
   live->add_option("--seed", lr.seed, "Seed of the random text (each pair's generator: seed and pair)")
