@@ -97,6 +97,9 @@ class LiveRun {
       fault(f.what(), f.sqlstate());
     } catch (const oracle::PqError& e) {
       fault(e.what(), e.sqlstate());
+    } catch (...) {
+      pairs_.clear();  // the sessions, before the lease goes
+      throw;
     }
     if (fault_) rc = 2;
     if (rc >= 0 && planned_) report(rc);
@@ -194,8 +197,9 @@ class LiveRun {
     for (auto& p : pairs_) ++per_server[p->server];
     std::string servers;
     for (auto& [e, n] : per_server) servers += (servers.empty() ? "" : " ") + name_of(e) + ":" + std::to_string(n);
-    line("pgcodec live: " + std::to_string(pairs_.size()) + " pairs of server and client encoding over " +
-         std::to_string(per_server.size()) + " server encodings (" + servers + "); " +
+    line("pgcodec live: " + std::to_string(pairs_.size()) + (pairs_.size() == 1 ? " pair" : " pairs") +
+         " of server and client encoding over " + std::to_string(per_server.size()) +
+         (per_server.size() == 1 ? " server encoding (" : " server encodings (") + servers + "); " +
          (o_.duration ? "rounds over all pairs for " + seconds_text(*o_.duration) + " s"
                       : std::to_string(o_.rounds) + (o_.rounds == 1 ? " round" : " rounds") + " per pair") +
          ", " + std::to_string(o_.values) + " values per step, seed " + std::to_string(o_.seed));

@@ -148,7 +148,7 @@ TempServer* LiveRun::server_ = nullptr;
 TEST(LiveRunFault, ServerStoppedMidRunIsAFaultNotAMismatch) {
   auto s = TempServer::start();
   Cli cli({"--dsn", s->conninfo(), "--duration", "60"});
-  ASSERT_TRUE(cli.wait_for("pairs of server and client encoding", std::chrono::seconds(60))) << cli.err_so_far();
+  ASSERT_TRUE(cli.wait_for("of server and client encoding over", std::chrono::seconds(60))) << cli.err_so_far();
   std::this_thread::sleep_for(std::chrono::seconds(2));
   s->stop();
   const Finished f = cli.finish();
@@ -164,7 +164,7 @@ TEST(LiveRunFault, ServerStoppedMidRunIsAFaultNotAMismatch) {
 TEST(LiveRunFault, SignalsLeaveNoThrowawayServerBehind) {
   for (int sig : {SIGTERM, SIGINT}) {
     Cli cli({"--duration", "60"});
-    const std::string wait = sig == SIGTERM ? "pairs of server and client encoding" : "host=";
+    const std::string wait = sig == SIGTERM ? "of server and client encoding over" : "host=";
     ASSERT_TRUE(cli.wait_for(wait, std::chrono::seconds(90))) << cli.err_so_far();
     const std::string dir = server_dir(cli.err_so_far());
     ASSERT_FALSE(dir.empty()) << cli.err_so_far();
