@@ -11,6 +11,7 @@
 #include <array>
 #include <cstddef>
 #include <functional>
+#include <initializer_list>
 #include <random>
 #include <string>
 #include <string_view>
@@ -182,6 +183,13 @@ struct Param {
 
 class StreamMatchesOneShot : public pgcodec::test::ForEachKernelAnd<Param> {};
 
+std::vector<Param> in_both_modes(std::initializer_list<Encoding> encodings) {
+  std::vector<Param> params;
+  for (const Encoding e : encodings)
+    for (const ErrorMode mode : {ErrorMode::Strict, ErrorMode::Replace}) params.push_back({e, mode});
+  return params;
+}
+
 std::string ParamName(const Param& p) {
   return std::string(pgcodec::info(p.enc).name) +
          (p.mode == ErrorMode::Strict ? "_Strict" : "_Replace");
@@ -254,23 +262,18 @@ TEST_P(StreamMatchesOneShot, RandomChunkingWithEmptyChunks) {
 }
 
 PGCODEC_FOR_EACH_KERNEL_AND(StreamMatchesOneShot,
-                         ::testing::Values(Param{Encoding::UTF8, ErrorMode::Strict},
-                                           Param{Encoding::UTF8, ErrorMode::Replace},
-                                           Param{Encoding::SQL_ASCII, ErrorMode::Strict},
-                                           Param{Encoding::SQL_ASCII, ErrorMode::Replace},
-                                           Param{Encoding::WIN1252, ErrorMode::Strict},
-                                           Param{Encoding::WIN1252, ErrorMode::Replace},
-                                           Param{Encoding::LATIN1, ErrorMode::Strict},
-                                           Param{Encoding::LATIN1, ErrorMode::Replace}),
-                         ParamName);
+                            ::testing::ValuesIn(in_both_modes({Encoding::UTF8, Encoding::SQL_ASCII,
+                                                               Encoding::WIN1252, Encoding::LATIN1})),
+                            ParamName);
 
-// A helper for the hand-written scenarios below.
+// Helpers for the hand-written scenarios below (either stream).
 struct Fed {
   Result r;
   std::string out;
 };
 
-Fed feed(StreamDecoder& d, std::string_view chunk) {
+template <class Stream>
+Fed feed(Stream& d, std::string_view chunk) {
   std::vector<char> buf(*d.output_bound(chunk.size()) + 1);
   Fed f;
   f.r = d.feed(chunk, std::span<char>(buf.data(), buf.size() - 1));
@@ -278,7 +281,8 @@ Fed feed(StreamDecoder& d, std::string_view chunk) {
   return f;
 }
 
-Fed finish(StreamDecoder& d) {
+template <class Stream>
+Fed finish(Stream& d) {
   std::vector<char> buf(*d.output_bound(0) + 1);
   Fed f;
   f.r = d.finish(std::span<char>(buf.data(), buf.size() - 1));
@@ -530,37 +534,12 @@ TEST_P(StreamEncoderMatchesOneShot, RandomChunkingWithEmptyChunks) {
   }
 }
 
-PGCODEC_FOR_EACH_KERNEL_AND(StreamEncoderMatchesOneShot,
-                         ::testing::Values(Param{Encoding::UTF8, ErrorMode::Strict},
-                                           Param{Encoding::UTF8, ErrorMode::Replace},
-                                           Param{Encoding::SQL_ASCII, ErrorMode::Strict},
-                                           Param{Encoding::LATIN1, ErrorMode::Strict},
-                                           Param{Encoding::LATIN1, ErrorMode::Replace},
-                                           Param{Encoding::WIN1252, ErrorMode::Strict},
-                                           Param{Encoding::SJIS, ErrorMode::Strict},
-                                           Param{Encoding::EUC_JP, ErrorMode::Replace},
-                                           Param{Encoding::GB18030, ErrorMode::Strict},
-                                           Param{Encoding::SHIFT_JIS_2004, ErrorMode::Strict},
-                                           Param{Encoding::SHIFT_JIS_2004, ErrorMode::Replace},
-                                           Param{Encoding::EUC_JIS_2004, ErrorMode::Strict},
-                                           Param{Encoding::EUC_JIS_2004, ErrorMode::Replace}),
-                         ParamName);
-
-Fed feed(StreamEncoder& s, std::string_view chunk) {
-  std::vector<char> buf(*s.output_bound(chunk.size()) + 1);
-  Fed f;
-  f.r = s.feed(chunk, std::span<char>(buf.data(), buf.size() - 1));
-  f.out.assign(buf.data(), f.r.written);
-  return f;
-}
-
-Fed finish(StreamEncoder& s) {
-  std::vector<char> buf(*s.output_bound(0) + 1);
-  Fed f;
-  f.r = s.finish(std::span<char>(buf.data(), buf.size() - 1));
-  f.out.assign(buf.data(), f.r.written);
-  return f;
-}
+PGCODEC_FOR_EACH_KERNEL_AND(
+    StreamEncoderMatchesOneShot,
+    ::testing::ValuesIn(in_both_modes({Encoding::UTF8, Encoding::SQL_ASCII, Encoding::LATIN1, Encoding::WIN1252,
+                                       Encoding::SJIS, Encoding::EUC_JP, Encoding::GB18030,
+                                       Encoding::SHIFT_JIS_2004, Encoding::EUC_JIS_2004})),
+    ParamName);
 
 class StreamEncoding : public pgcodec::test::ForEachKernel {};
 PGCODEC_FOR_EACH_KERNEL(StreamEncoding);
