@@ -3,6 +3,7 @@
 #include <libpq-fe.h>
 
 #include <algorithm>
+#include <cctype>
 #include <array>
 #include <cstdio>
 #include <map>
@@ -103,27 +104,36 @@ std::optional<Expected> first_invalid(Encoding e, std::string_view in) {
 
 // A direct conversion from -> to (PostgreSQL's conversion procedure, which
 // does not go through UTF-8), as pgcodec predicts it: the first error
-// decoding `from`, else the first character of `in` that `to` cannot
-// spell, reported with its bytes in `from`.
+// decoding `from`, else the character of `in` whose UTF-8 `to` cannot
+// spell, reported with its bytes in `from`. (Encoding the whole text, not
+// character by character: SHIFT_JIS_2004 spells U+304B U+309A as one code
+// but U+309A alone not at all.)
 std::optional<Expected> first_direct_error(Encoding from, Encoding to, std::string_view in) {
   const Codec& f = codec(from);
   const Codec& t = codec(to);
-  std::string out(*f.max_decoded_size(in.size()), '\0');
-  const pgcodec::Result r = f.decode(in, out);
+  std::string mid(*f.max_decoded_size(in.size()), '\0');
+  const pgcodec::Result r = f.decode(in, mid);
   if (!r.ok()) return Expected{error_outcome(r.error), r.error.offset};
+  mid.resize(r.written);
+  std::string out(*t.max_encoded_size(mid.size()), '\0');
+  const pgcodec::Result w = t.encode(mid, out);
+  if (w.ok()) return std::nullopt;
+  if (from == Encoding::UTF8) return Expected{error_outcome(w.error), w.error.offset};
+  // The source character whose decoded text holds the failing offset.
+  std::size_t decoded = 0;
   for (std::size_t at = 0; at < in.size();) {
     const std::size_t n = std::max<std::size_t>(1, f.char_length(in, at));
-    const std::string_view piece = in.substr(at, n);
-    const auto u = decode(f, piece);
-    if (u && !encode(t, *u)) {
+    const auto u = decode(f, in.substr(at, n));
+    decoded += u ? u->size() : 0;
+    if (decoded > w.error.offset) {
       Outcome o = Outcome::failed(OutcomeKind::NoEquivalent);
       o.sqlstate = "22P05";
-      o.bytes = std::string(piece);
+      o.bytes = std::string(in.substr(at, n));
       return Expected{std::move(o), at};
     }
     at += n;
   }
-  return std::nullopt;
+  return Expected{error_outcome(w.error), in.size()};
 }
 
 // Going through UTF-8 as pgcodec does: decode `from`, then encode `to`.
@@ -176,7 +186,25 @@ std::string copy_unescape(std::string_view s) {
       case 'r': out.push_back('\r'); break;
       case 't': out.push_back('\t'); break;
       case 'v': out.push_back('\v'); break;
-      default: out.push_back(n);  // "\\" and any other escaped character
+      case 'x':
+        if (i + 1 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1]))) {
+          int v = 0;
+          for (int k = 0; k < 2 && i + 1 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])); ++k)
+            v = v * 16 + std::stoi(std::string(1, s[++i]), nullptr, 16);
+          out.push_back(static_cast<char>(v));
+        } else {
+          out.push_back('x');
+        }
+        break;
+      default:
+        if (n >= '0' && n <= '7') {  // up to three octal digits
+          int v = n - '0';
+          for (int k = 0; k < 2 && i + 1 < s.size() && s[i + 1] >= '0' && s[i + 1] <= '7'; ++k)
+            v = v * 8 + (s[++i] - '0');
+          out.push_back(static_cast<char>(v & 0xff));
+        } else {
+          out.push_back(n);  // "\\" and any other escaped character
+        }
     }
   }
   return out;
@@ -301,6 +329,8 @@ struct LiveSession::Impl {
   std::vector<std::string> bad_server;  // pieces of server bytes that fail on the way out (SQL_ASCII)
   std::string rep_sql;                  // an expression giving the repertoire as text[]
   std::set<std::string> seen_inconsistent;
+  bool noted_bad_result = false;
+  bool noted_bytewise = false;
 
   Impl(const std::string& conninfo, Encoding s, Encoding c)
       : conn(conninfo), server(s), client(c),
@@ -401,6 +431,10 @@ struct LiveSession::Impl {
            "r.a[1 + floor(random() * cardinality(r.a))::int] AS c FROM generate_series(1, g.len)) q) x "
            "ORDER BY g.i";
   }
+  Reply copy_in(std::mt19937_64& rng, const std::string& data, bool utf8_input, std::string& sent);
+  void per_value(const std::string& seed, const std::string& lens, LiveStep step, const LiveOptions& opt,
+                 LiveReport& out);
+  std::vector<std::string> bad_strings(std::mt19937_64& rng, std::size_t n) const;
   void check_sent(LiveReport& out, const LiveOptions& opt, LiveStep step, const std::string& held,
                   const Outcome& actual, const std::optional<std::string>& held_utf8);
 };
@@ -427,7 +461,10 @@ void LiveSession::Impl::judge_direct(LiveReport& out, const LiveOptions& opt, Li
     const Reply via = exec(pg(), via_sql);
     Outcome server_via =
         via.ok ? Outcome::converted(unhex_bytea(via.rows.at(0).at(0))) : via.outcome();
-    const Outcome ours = via_utf8(from, to, in);
+    // convert() verifies all of its input before converting any of it
+    // (pg_convert), so a malformed character comes first there.
+    const std::optional<Expected> invalid = first_invalid(from, in);
+    const Outcome ours = invalid ? invalid->outcome : via_utf8(from, to, in);
     if (harness::agree(ours, server_via)) {
       ++out.counts.inconsistencies;
       if (seen_inconsistent.insert(in).second && out.inconsistencies.size() < opt.keep)
@@ -588,7 +625,8 @@ void LiveSession::Impl::check_sent(LiveReport& out, const LiveOptions& opt, Live
   // pgcodec's decode of what arrived is what the server holds.
   const auto mine = decode(codec(client_bytes), actual.output);
   const auto theirs = held_utf8 ? held_utf8 : decode(codec(server_bytes), held);
-  if (!mine || !theirs || *mine != *theirs)
+  if (!theirs) return;  // a SQL_ASCII database may hold bytes that are no text
+  if (!mine || *mine != *theirs)
     mismatch(out, opt, step, harness::hex_bytes(actual.output) + " (" + name_of(client) + ")",
              theirs ? Outcome::converted(*theirs) : Outcome::failed(OutcomeKind::Unspecified),
              mine ? Outcome::converted(*mine) : Outcome::failed(OutcomeKind::Unspecified),
@@ -609,8 +647,150 @@ void LiveSession::Impl::step_result(std::mt19937_64& rng, const LiveOptions& opt
   if (!conversion_sqlstate(r.sqlstate)) throw LiveFault("result step: " + r.message, r.sqlstate);
   // One value failed on its way out: the same values again (same seed),
   // without the text column, then each value sent on its own.
+  per_value(seed, lens, LiveStep::Result, opt, out);
+}
+
+namespace {
+
+// Chunk sizes for COPY data: mostly small (characters cut at every
+// position), sometimes large.
+std::size_t chunk_size(std::mt19937_64& rng) {
+  return rng() % 4 == 0 ? 65 + rng() % 4000 : 1 + rng() % 64;
+}
+
+// UTF-8 text in chunks -> bytes in `c`, a character cut by a chunk's end
+// carried into the next (Codec::encode_partial; pgcodec::StreamEncoder
+// once it is on main).
+class ChunkEncoder {
+ public:
+  explicit ChunkEncoder(const Codec& c) : codec_(&c) {}
+  // Appends what can be encoded so far; false on an error.
+  bool feed(std::string_view chunk, std::string& out, bool last) {
+    pending_.append(chunk);
+    std::string buf(*codec_->max_encoded_size(pending_.size()), '\0');
+    const pgcodec::Result r = last ? codec_->encode(pending_, buf) : codec_->encode_partial(pending_, buf);
+    if (r.status != Status::Ok) return false;
+    out.append(buf.data(), r.written);
+    pending_.erase(0, r.consumed);
+    return !last || pending_.empty();
+  }
+
+ private:
+  const Codec* codec_;
+  std::string pending_;
+};
+
+bool put_copy(PGconn* c, std::string_view data) {
+  return PQputCopyData(c, data.data(), static_cast<int>(data.size())) == 1;
+}
+
+}  // namespace
+
+Reply LiveSession::Impl::copy_in(std::mt19937_64& rng, const std::string& data_in, bool utf8_input,
+                                 std::string& sent) {
+  exec(pg(), "TRUNCATE pg_temp.live_copy");
+  Result start(PQexec(pg(), "COPY pg_temp.live_copy (n, v) FROM STDIN"));
+  if (!start.raw() || PQresultStatus(start.raw()) != PGRES_COPY_IN) {
+    Reply r = start.raw() ? read_reply(start.raw()) : Reply{};
+    check_fault(pg(), r, "COPY FROM");
+    throw LiveFault("COPY FROM did not start: " + r.message, r.sqlstate);
+  }
+  ChunkEncoder enc(codec(client_bytes));
+  bool ok = true;
+  for (std::size_t at = 0; at < data_in.size() && ok;) {
+    const std::size_t n = std::min(chunk_size(rng), data_in.size() - at);
+    std::string piece;
+    if (utf8_input) {
+      if (!enc.feed(std::string_view(data_in).substr(at, n), piece, at + n == data_in.size()))
+        throw LiveFault("COPY FROM: pgcodec cannot encode its own repertoire");
+    } else {
+      piece = data_in.substr(at, n);
+    }
+    sent += piece;
+    ok = piece.empty() || put_copy(pg(), piece);
+    at += n;
+  }
+  if (!ok || PQputCopyEnd(pg(), nullptr) != 1)
+    throw LiveFault(std::string("COPY FROM: sending failed: ") + PQerrorMessage(pg()));
+  Result end(PQgetResult(pg()));
+  if (!end.raw()) throw LiveFault(std::string("COPY FROM: no result: ") + PQerrorMessage(pg()));
+  Reply r = read_reply(end.raw());
+  while (PGresult* extra = PQgetResult(pg())) PQclear(extra);
+  check_fault(pg(), r, "COPY FROM");
+  return r;
+}
+
+// The line `line` (1-based) of COPY data, without its number and newline.
+static std::string copy_value(std::string_view data, std::size_t line) {
+  std::size_t at = 0;
+  for (std::size_t k = 1; k < line && at != std::string_view::npos; ++k) {
+    at = data.find('\n', at);
+    if (at != std::string_view::npos) ++at;
+  }
+  if (at == std::string_view::npos || at >= data.size()) return {};
+  std::size_t end = data.find('\n', at);
+  if (end == std::string_view::npos) end = data.size();
+  std::string_view l = data.substr(at, end - at);
+  const std::size_t tab = l.find('\t');
+  return std::string(tab == std::string_view::npos ? l : l.substr(tab + 1));
+}
+
+void LiveSession::Impl::step_copy_from(std::mt19937_64& rng, const LiveOptions& opt, LiveReport& out) {
+  std::vector<std::string> texts;
+  std::string data;
+  for (std::size_t i = 0; i < opt.values; ++i) {
+    texts.push_back(random_value(rng, opt));
+    data += std::to_string(i + 1) + "\t" + copy_escape(texts.back()) + "\n";
+  }
+  std::string sent;
+  const Reply r = copy_in(rng, data, true, sent);
+  out.counts.bytes += sent.size();
+  if (!r.ok) {
+    if (!conversion_sqlstate(r.sqlstate)) throw LiveFault("copy-from step: " + r.message, r.sqlstate);
+    ++out.counts.round_trips;
+    const std::size_t line = context_line(r.context);
+    const std::string value = line && line <= texts.size() ? *encode(codec(client_bytes), texts[line - 1]) : sent;
+    const std::optional<Expected> err = copy_error(sent);
+    const Outcome expected = err ? err->outcome : stored_for(value);
+    if (!harness::agree(expected, r.outcome()))
+      judge_direct(out, opt, LiveStep::CopyFrom, client, server, value, expected, r.outcome());
+    return;
+  }
+  const Reply rows = exec(pg(), "SELECT n, convert_to(v, '" + name_of(server) + "') FROM pg_temp.live_copy ORDER BY n");
+  if (!rows.ok) throw LiveFault("copy-from step: " + rows.message, rows.sqlstate);
+  if (rows.rows.size() != texts.size()) {
+    ++out.counts.round_trips;
+    mismatch(out, opt, LiveStep::CopyFrom, harness::hex_bytes(sent), Outcome::converted(std::to_string(texts.size()) + " rows"),
+             Outcome::converted(std::to_string(rows.rows.size()) + " rows"), "");
+    return;
+  }
+  // PostgreSQL reads COPY's escapes after converting to the server's
+  // encoding; with no conversion (a SQL_ASCII database) it reads them in
+  // the client's bytes, where a client-only encoding's trail byte can be a
+  // backslash (SJIS 0x5c): the byte-wise reading is what it stores.
+  const bool bytewise = server == Encoding::SQL_ASCII && !info(client).server;
+  if (bytewise && !noted_bytewise) {
+    noted_bytewise = true;
+    out.notes.push_back("copy-from: " + name_of(client) +
+                        " on SQL_ASCII: PostgreSQL reads backslash escapes in the client's bytes (a trail "
+                        "byte 0x5c starts one); modelled as it does");
+  }
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    ++out.counts.round_trips;
+    const std::string value = *encode(codec(client_bytes), texts[i]);
+    const Outcome expected =
+        bytewise ? Outcome::converted(copy_unescape(*encode(codec(client_bytes), copy_escape(texts[i]))))
+                 : stored_for(value);
+    const Outcome actual = Outcome::converted(unhex_bytea(rows.rows[i].at(1)));
+    if (!harness::agree(expected, actual))
+      judge_direct(out, opt, LiveStep::CopyFrom, client, server, value, expected, actual);
+  }
+}
+
+void LiveSession::Impl::per_value(const std::string& seed, const std::string& lens, LiveStep step,
+                                  const LiveOptions& opt, LiveReport& out) {
   const std::vector<Reply> again = pipeline(pg(), {{seed, {}}, {choose_sql(lens, false), {}}});
-  if (!again[1].ok) throw LiveFault("result step: " + again[1].message, again[1].sqlstate);
+  if (!again[1].ok) throw LiveFault(std::string(to_string(step)) + " step: " + again[1].message, again[1].sqlstate);
   std::vector<Statement> each;
   for (const auto& row : again[1].rows)
     each.push_back({"SELECT convert_from($1::bytea, '" + name_of(server) + "')", {row.at(2)}});
@@ -618,18 +798,204 @@ void LiveSession::Impl::step_result(std::mt19937_64& rng, const LiveOptions& opt
   for (std::size_t i = 0; i < sent.size(); ++i) {
     const auto& row = again[1].rows[i];
     if (!sent[i].ok && !conversion_sqlstate(sent[i].sqlstate))
-      throw LiveFault("result step: " + sent[i].message, sent[i].sqlstate);
-    check_sent(out, opt, LiveStep::Result, unhex_bytea(row.at(2)),
+      throw LiveFault(std::string(to_string(step)) + " step: " + sent[i].message, sent[i].sqlstate);
+    check_sent(out, opt, step, unhex_bytea(row.at(2)),
                sent[i].ok ? Outcome::converted(sent[i].rows.at(0).at(0)) : sent[i].outcome(),
                server_has_utf8 ? std::optional<std::string>(unhex_bytea(row.at(3))) : std::nullopt);
   }
 }
 
-void LiveSession::Impl::step_copy_from(std::mt19937_64&, const LiveOptions&, LiveReport&) {}
-void LiveSession::Impl::step_copy_to(std::mt19937_64&, const LiveOptions&, LiveReport&) {}
-void LiveSession::Impl::step_bad_parameter(std::mt19937_64&, const LiveOptions&, LiveReport&) {}
-void LiveSession::Impl::step_bad_copy(std::mt19937_64&, const LiveOptions&, LiveReport&) {}
-void LiveSession::Impl::step_bad_result(std::mt19937_64&, const LiveOptions&, LiveReport&) {}
+void LiveSession::Impl::step_copy_to(std::mt19937_64& rng, const LiveOptions& opt, LiveReport& out) {
+  const std::string seed = seed_sql(rng);
+  const std::string lens = lengths_sql(rng, opt);
+  exec(pg(), seed);
+  Result start(PQexec(pg(), ("COPY (" + choose_sql(lens, true) + ") TO STDOUT").c_str()));
+  if (!start.raw() || PQresultStatus(start.raw()) != PGRES_COPY_OUT) {
+    Reply r = start.raw() ? read_reply(start.raw()) : Reply{};
+    check_fault(pg(), r, "COPY TO");
+    if (!conversion_sqlstate(r.sqlstate)) throw LiveFault("copy-to step: " + r.message, r.sqlstate);
+    per_value(seed, lens, LiveStep::CopyTo, opt, out);
+    return;
+  }
+  StreamDecoder dec(codec(client_bytes));
+  std::string text, received;
+  bool decoded = true;
+  for (;;) {
+    char* buf = nullptr;
+    const int n = PQgetCopyData(pg(), &buf, 0);
+    if (n < 0) break;
+    const std::string_view chunk(buf, static_cast<std::size_t>(n));
+    received.append(chunk);
+    std::string o(*dec.output_bound(chunk.size()), '\0');
+    const pgcodec::Result r = dec.feed(chunk, o);
+    PQfreemem(buf);
+    decoded = decoded && r.ok();
+    text.append(o.data(), r.written);
+  }
+  {
+    std::string o(*dec.output_bound(0) + 8, '\0');
+    const pgcodec::Result r = dec.finish(o);
+    decoded = decoded && r.ok();
+    text.append(o.data(), r.written);
+  }
+  Result end(PQgetResult(pg()));
+  Reply r = end.raw() ? read_reply(end.raw()) : Reply{};
+  while (PGresult* extra = PQgetResult(pg())) PQclear(extra);
+  check_fault(pg(), r, "COPY TO");
+  out.counts.bytes += received.size();
+  if (!r.ok) {
+    if (!conversion_sqlstate(r.sqlstate)) throw LiveFault("copy-to step: " + r.message, r.sqlstate);
+    per_value(seed, lens, LiveStep::CopyTo, opt, out);
+    return;
+  }
+  if (!decoded) {
+    ++out.counts.round_trips;
+    mismatch(out, opt, LiveStep::CopyTo, harness::hex_bytes(received), Outcome::converted("(decodable)"),
+             Outcome::failed(OutcomeKind::Unspecified), "COPY (" + choose_sql(lens, true) + ") TO STDOUT");
+    return;
+  }
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t nl = text.find('\n', at);
+    if (nl == std::string::npos) nl = text.size();
+    std::vector<std::string> fields;
+    std::string_view line(text.data() + at, nl - at);
+    for (std::size_t f = 0;;) {
+      const std::size_t tab = line.find('\t', f);
+      fields.emplace_back(line.substr(f, tab == std::string_view::npos ? std::string_view::npos : tab - f));
+      if (tab == std::string_view::npos) break;
+      f = tab + 1;
+    }
+    at = nl + 1;
+    ++out.counts.round_trips;
+    if (fields.size() != 4) {
+      mismatch(out, opt, LiveStep::CopyTo, harness::code_points_text(line), Outcome::converted("4 fields"),
+               Outcome::converted(std::to_string(fields.size()) + " fields"), "");
+      continue;
+    }
+    const std::string v = copy_unescape(fields[1]);
+    const std::string held = unhex_bytea(copy_unescape(fields[2]));
+    const std::optional<std::string> held_utf8 =
+        fields[3] == "\\N" ? decode(codec(server_bytes), held) : std::optional<std::string>(unhex_bytea(copy_unescape(fields[3])));
+    // pgcodec's prediction of what the server sends, decoded.
+    const std::optional<Expected> err = result_error(held);
+    const Outcome predicted = err ? err->outcome : sent_for(held);
+    const auto want = predicted.ok() ? decode(codec(client_bytes), predicted.output) : std::nullopt;
+    if (!want || *want != v) {
+      const auto as_sent = encode(codec(client_bytes), v);
+      judge_direct(out, opt, LiveStep::CopyTo, server, client, held, predicted,
+                   as_sent ? Outcome::converted(*as_sent) : Outcome::failed(OutcomeKind::Unspecified));
+      continue;
+    }
+    if (!held_utf8 || *held_utf8 != v)
+      mismatch(out, opt, LiveStep::CopyTo, harness::hex_bytes(held) + " (" + name_of(server) + ")",
+               held_utf8 ? Outcome::converted(*held_utf8) : Outcome::failed(OutcomeKind::Unspecified),
+               Outcome::converted(v), "COPY (" + choose_sql(lens, true) + ") TO STDOUT");
+  }
+}
+
+std::vector<std::string> LiveSession::Impl::bad_strings(std::mt19937_64& rng, std::size_t n) const {
+  harness::StringMaker maker;
+  for (const std::string& t : rep) {
+    if (t.size() == 1) continue;  // ASCII: the maker adds its own
+    if (auto b = encode(codec(client_bytes), t); b && !has_any(*b, std::string_view("\0\t\n\r\\", 5)))
+      maker.good.push_back(*b);
+  }
+  if (maker.good.empty()) maker.good.push_back("a");
+  maker.bad = bad_client;
+  std::vector<std::string> out = maker.make(rng, n, true);
+  for (std::string& s : out)  // the maker's ASCII may hold a backslash; COPY would read it
+    std::replace(s.begin(), s.end(), '\\', '/');
+  return out;
+}
+
+void LiveSession::Impl::step_bad_parameter(std::mt19937_64& rng, const LiveOptions& opt, LiveReport& out) {
+  const std::vector<std::string> ins = bad_strings(rng, opt.values);
+  std::vector<Statement> stmts;
+  for (const std::string& b : ins) stmts.push_back({"SELECT convert_to($1::text, '" + name_of(server) + "')", {b}});
+  const std::vector<Reply> replies = pipeline(pg(), stmts);
+  for (std::size_t i = 0; i < ins.size(); ++i) {
+    const Reply& r = replies[i];
+    ++out.counts.round_trips;
+    out.counts.bytes += ins[i].size();
+    if (!r.ok && !conversion_sqlstate(r.sqlstate))
+      throw LiveFault("bad-parameter step: " + r.message, r.sqlstate);
+    const std::optional<Expected> err = param_error(ins[i]);
+    if (err || !r.ok) ++out.counts.errors_compared;
+    const Outcome expected = err ? err->outcome : stored_for(ins[i]);
+    const Outcome actual = r.ok ? Outcome::converted(unhex_bytea(r.rows.at(0).at(0))) : r.outcome();
+    if (!harness::agree(expected, actual))
+      judge_direct(out, opt, LiveStep::BadParameter, client, server, ins[i], expected, actual);
+  }
+}
+
+void LiveSession::Impl::step_bad_copy(std::mt19937_64& rng, const LiveOptions& opt, LiveReport& out) {
+  const std::vector<std::string> ins = bad_strings(rng, opt.values);
+  std::string data;
+  for (std::size_t i = 0; i < ins.size(); ++i) data += std::to_string(i + 1) + "\t" + ins[i] + "\n";
+  std::string sent;
+  const Reply r = copy_in(rng, data, false, sent);
+  out.counts.bytes += sent.size();
+  ++out.counts.round_trips;
+  if (!r.ok && !conversion_sqlstate(r.sqlstate)) throw LiveFault("bad-copy step: " + r.message, r.sqlstate);
+  const std::optional<Expected> err = copy_error(data);
+  if (err || !r.ok) ++out.counts.errors_compared;
+  const Outcome actual = r.ok ? Outcome::converted("(accepted)") : r.outcome();
+  const Outcome expected = err ? err->outcome : Outcome::converted("(accepted)");
+  const std::size_t want_line = err ? line_of(data, err->offset) : 0;
+  const std::size_t got_line = r.ok ? 0 : context_line(r.context);
+  if (harness::agree(expected, actual) && want_line == got_line) return;
+  const std::size_t line = got_line ? got_line : want_line;
+  const std::string value = line ? copy_value(data, line) : data;
+  if (harness::agree(expected, actual)) {
+    mismatch(out, opt, LiveStep::BadCopy, harness::hex_bytes(data),
+             Outcome::converted("error on line " + std::to_string(want_line)),
+             Outcome::converted("error on line " + std::to_string(got_line) + " (" + r.context + ")"),
+             "COPY ... FROM STDIN with client_encoding " + name_of(client));
+    return;
+  }
+  // Judge the line's bytes alone, as a parameter would be.
+  const std::optional<Expected> line_err = copy_error(value);
+  judge_direct(out, opt, LiveStep::BadCopy, client, server, value,
+               line_err ? line_err->outcome : stored_for(value), actual);
+}
+
+void LiveSession::Impl::step_bad_result(std::mt19937_64& rng, const LiveOptions& opt, LiveReport& out) {
+  std::vector<std::string> helds;
+  if (server == Encoding::SQL_ASCII && client != Encoding::SQL_ASCII) {
+    helds = bad_strings(rng, opt.values);  // bytes the client's verifier may refuse
+  } else if (!foreign.empty()) {
+    for (std::size_t i = 0; i < opt.values; ++i) {
+      std::string t = random_value(rng, opt);
+      const std::size_t at = rng() % (t.size() + 1);
+      // Insert at a character boundary: before the character holding `at`.
+      std::size_t b = at;
+      while (b > 0 && b < t.size() && (static_cast<unsigned char>(t[b]) & 0xC0) == 0x80) --b;
+      t.insert(b, foreign[rng() % foreign.size()]);
+      helds.push_back(*encode(codec(server_bytes), t));
+    }
+  }
+  if (helds.empty()) {
+    ++out.counts.skipped;
+    if (!noted_bad_result) {
+      noted_bad_result = true;
+      out.notes.push_back("bad-result skipped for " + name_of(client) + " on " + name_of(server) +
+                          ": the client has every character the server has");
+    }
+    return;
+  }
+  std::vector<Statement> stmts;
+  for (const std::string& h : helds)
+    stmts.push_back({"SELECT convert_from($1::bytea, '" + name_of(server) + "')", {bytea_text(h)}});
+  const std::vector<Reply> replies = pipeline(pg(), stmts);
+  for (std::size_t i = 0; i < helds.size(); ++i) {
+    const Reply& r = replies[i];
+    if (!r.ok && !conversion_sqlstate(r.sqlstate)) throw LiveFault("bad-result step: " + r.message, r.sqlstate);
+    if (!r.ok) ++out.counts.errors_compared;
+    check_sent(out, opt, LiveStep::BadResult, helds[i], r.ok ? Outcome::converted(r.rows.at(0).at(0)) : r.outcome(),
+               std::nullopt);
+  }
+}
 
 LiveSession::LiveSession(const std::string& conninfo, Encoding server, Encoding client) {
   try {
