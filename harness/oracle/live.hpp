@@ -25,6 +25,7 @@
 // and shown with the SQL that shows it, never a mismatch.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -80,6 +81,7 @@ struct LiveCounts {
   std::size_t mismatches = 0;
   std::size_t inconsistencies = 0;
   std::size_t skipped = 0;          // steps skipped (no writes allowed, empty repertoire)
+  std::array<std::size_t, kLiveSteps> step_round_trips{};  // round_trips by step, in LiveStep order
   LiveCounts& operator+=(const LiveCounts& o) noexcept;
 };
 
@@ -95,6 +97,10 @@ struct LiveOptions {
   std::size_t max_chars = 48; // characters per value, at most
   bool writes = true;         // may create TEMPORARY tables (COPY FROM); else those steps are skipped
   std::size_t keep = 5;       // mismatches / inconsistencies kept per report
+  // For tests of the check itself: called with every expectation before it
+  // is compared (the expected bytes, or the bytes an expected error
+  // quotes), so that a test can make it wrong and see the mismatch reported.
+  void (*alter_expected)(LiveStep step, std::string& expected) = nullptr;
 };
 
 class LiveSession {
