@@ -123,6 +123,30 @@ TEST(LiveSession, PairsOnOtherServerEncodings) {
   }
 }
 
+// What a UTF8 database allows: every encoding but MULE_INTERNAL.
+TEST(LiveSession, AllowedClientEncodingsOnUtf8) {
+  const auto v = pgcodec::oracle::allowed_client_encodings(database(Encoding::UTF8));
+  EXPECT_EQ(v.size(), 41u);
+  EXPECT_EQ(std::count(v.begin(), v.end(), Encoding::MULE_INTERNAL), 0);
+  const auto m = pgcodec::oracle::allowed_client_encodings(database(Encoding::MULE_INTERNAL));
+  EXPECT_EQ(std::count(m.begin(), m.end(), Encoding::MULE_INTERNAL), 1);
+  EXPECT_EQ(std::count(m.begin(), m.end(), Encoding::UTF8), 0);
+}
+
+// Every server encoding with every client encoding it allows, a few rounds
+// each: the sweep `pgcodec live` makes, for running by hand
+// (--gtest_also_run_disabled_tests).
+TEST(LiveSession, DISABLED_EveryPair) {
+  for (const auto& si : pgcodec::encodings()) {
+    if (!si.server) continue;
+    const std::string db = database(si.id);
+    for (Encoding c : pgcodec::oracle::allowed_client_encodings(db)) {
+      run_pair(si.id, c, 3000 + 64 * static_cast<std::uint64_t>(si.id) + static_cast<std::uint64_t>(c));
+      if (HasFailure()) return;
+    }
+  }
+}
+
 // The check can fail: with every expectation made wrong, every step
 // reports mismatches (with the input, both sides and a reproduction), and
 // none of them is taken for a PostgreSQL inconsistency on a UTF8 database.
