@@ -331,7 +331,6 @@ struct LiveSession::Impl {
   std::vector<std::string> rep;         // the pair's repertoire, UTF-8
   std::vector<std::string> foreign;     // in the server's encoding, not in the client's (UTF-8)
   std::vector<std::string> bad_client;  // pieces of client bytes that fail on the way in
-  std::vector<std::string> bad_server;  // pieces of server bytes that fail on the way out (SQL_ASCII)
   std::string rep_sql;                  // an expression giving the repertoire as text[]
   std::set<std::string> seen_inconsistent;
   bool noted_bad_result = false;
@@ -352,6 +351,7 @@ struct LiveSession::Impl {
   // When the server's direct conversion gave `actual` where pgcodec's
   // model of it gave something else: PostgreSQL's inconsistency if the
   // server going through UTF-8 agrees with pgcodec going through UTF-8.
+  std::string path_note(Encoding from) const;
   void judge_direct(LiveReport& out, const LiveOptions& opt, LiveStep step, Encoding from, Encoding to,
                     const std::string& in, const Outcome& expected, const Outcome& actual);
 
@@ -457,6 +457,13 @@ void LiveSession::Impl::mismatch(LiveReport& out, const LiveOptions& opt, LiveSt
                                         harness::describe(actual), std::move(reproduce)});
 }
 
+std::string LiveSession::Impl::path_note(Encoding from) const {
+  if (from != client) return {};
+  return "-- the client path: SET client_encoding = '" + name_of(client) + "' on a " + name_of(server) +
+         " database, these bytes as the text parameter of SELECT convert_to($1, '" + name_of(server) +
+         "'); convert() verifies all its input first: ";
+}
+
 void LiveSession::Impl::judge_direct(LiveReport& out, const LiveOptions& opt, LiveStep step, Encoding from,
                                      Encoding to, const std::string& in, const Outcome& expected,
                                      const Outcome& actual) {
@@ -464,9 +471,13 @@ void LiveSession::Impl::judge_direct(LiveReport& out, const LiveOptions& opt, Li
   const std::string direct_sql = "SELECT convert(" + lit + ", '" + name_of(from) + "', '" + name_of(to) + "')";
   const std::string via_sql = "SELECT convert(convert(" + lit + ", '" + name_of(from) + "', 'UTF8'), 'UTF8', '" +
                               name_of(to) + "')";
-  // A direct conversion exists only between two encodings neither of which
-  // is UTF-8 (and MULE_INTERNAL has no way through UTF-8 to compare with).
-  const bool direct = !identity && from != Encoding::UTF8 && to != Encoding::UTF8;
+  // On a UTF8 database the client path is what pgcodec is proven against:
+  // any difference is a mismatch. On another database the client path runs
+  // PostgreSQL's conversion procedure between client and server directly
+  // (UTF8 -> EUC_JIS_2004 included: its look-ahead for combining pairs
+  // reports a truncated character after it at the wrong place), which
+  // convert() through UTF-8 need not agree with.
+  const bool direct = !identity && server != Encoding::UTF8;
   if (direct && from != Encoding::MULE_INTERNAL && to != Encoding::MULE_INTERNAL) {
     const Reply via = exec(pg(), via_sql);
     Outcome server_via =
@@ -480,7 +491,7 @@ void LiveSession::Impl::judge_direct(LiveReport& out, const LiveOptions& opt, Li
       if (seen_inconsistent.insert(in).second && out.inconsistencies.size() < opt.keep)
         out.inconsistencies.push_back(LiveInconsistency{step, harness::hex_bytes(in), harness::describe(actual),
                                                         harness::describe(server_via),
-                                                        direct_sql + "; " + via_sql + ";"});
+                                                        path_note(from) + direct_sql + "; " + via_sql + ";"});
       return;
     }
   }
@@ -566,8 +577,6 @@ void LiveSession::Impl::prepare(std::mt19937_64& rng, const LiveOptions& opt, Li
     for (const std::string& b : rx.chars)
       if (usable(b))
         if (auto u = decode(cx, b); u && !encode(codec(server), *u)) bad_client.push_back(b);
-  if (server == Encoding::SQL_ASCII)
-    for (const std::string& b : bad_client) bad_server.push_back(b);
   if (bad_client.size() > 2048) {
     std::shuffle(bad_client.begin(), bad_client.end(), rng);
     bad_client.resize(2048);
@@ -585,10 +594,13 @@ void LiveSession::Impl::prepare(std::mt19937_64& rng, const LiveOptions& opt, Li
   const std::string relation = "SELECT k::int, c FROM unnest(string_to_array(convert_from('" + bytea_text(joined) +
                                "'::bytea, '" + name_of(server) + "'), chr(1))) WITH ORDINALITY AS u(c, k)";
   if (writes) {
-    exec(pg(), "CREATE TEMPORARY TABLE live_rep AS " + relation);
-    exec(pg(), "ALTER TABLE pg_temp.live_rep ADD PRIMARY KEY (k)");
-    exec(pg(), "CREATE TEMPORARY TABLE live_copy (n int, v text)");
-    exec(pg(), "ANALYZE pg_temp.live_rep");
+    for (const std::string& sql : {"CREATE TEMPORARY TABLE live_rep AS " + relation,
+                                   std::string("ALTER TABLE pg_temp.live_rep ADD PRIMARY KEY (k)"),
+                                   std::string("CREATE TEMPORARY TABLE live_copy (n int, v text)"),
+                                   std::string("ANALYZE pg_temp.live_rep")}) {
+      const Reply r = exec(pg(), sql);
+      if (!r.ok) throw LiveFault("cannot create the session's temporary tables: " + r.message, r.sqlstate);
+    }
     rep_sql = "pg_temp.live_rep";
   } else {
     rep_sql = "(" + relation + ")";
@@ -713,7 +725,8 @@ bool put_copy(PGconn* c, std::string_view data) {
 
 Reply LiveSession::Impl::copy_in(std::mt19937_64& rng, const std::string& data_in, bool utf8_input,
                                  std::string& sent) {
-  exec(pg(), "TRUNCATE pg_temp.live_copy");
+  if (const Reply t = exec(pg(), "TRUNCATE pg_temp.live_copy"); !t.ok)
+    throw LiveFault("COPY FROM: " + t.message, t.sqlstate);
   Result start(PQexec(pg(), "COPY pg_temp.live_copy (n, v) FROM STDIN"));
   if (!start.raw() || PQresultStatus(start.raw()) != PGRES_COPY_IN) {
     Reply r = start.raw() ? read_reply(start.raw()) : Reply{};
@@ -745,8 +758,10 @@ Reply LiveSession::Impl::copy_in(std::mt19937_64& rng, const std::string& data_i
   return r;
 }
 
+namespace {
+
 // The line `line` (1-based) of COPY data, without its number and newline.
-static std::string copy_value(std::string_view data, std::size_t line) {
+std::string copy_value(std::string_view data, std::size_t line) {
   std::size_t at = 0;
   for (std::size_t k = 1; k < line && at != std::string_view::npos; ++k) {
     at = data.find('\n', at);
@@ -759,6 +774,8 @@ static std::string copy_value(std::string_view data, std::size_t line) {
   const std::size_t tab = l.find('\t');
   return std::string(tab == std::string_view::npos ? l : l.substr(tab + 1));
 }
+
+}  // namespace
 
 void LiveSession::Impl::step_copy_from(std::mt19937_64& rng, const LiveOptions& opt, LiveReport& out) {
   // PostgreSQL reads COPY's escapes after converting to the server's
@@ -841,7 +858,7 @@ void LiveSession::Impl::per_value(const std::string& seed, const std::string& le
 void LiveSession::Impl::step_copy_to(std::mt19937_64& rng, const LiveOptions& opt, LiveReport& out) {
   const std::string seed = seed_sql(rng);
   const std::string lens = lengths_sql(rng, opt);
-  exec(pg(), seed);
+  if (const Reply sr = exec(pg(), seed); !sr.ok) throw LiveFault("copy-to step: " + sr.message, sr.sqlstate);
   Result start(PQexec(pg(), ("COPY (" + choose_sql(lens, true) + ") TO STDOUT").c_str()));
   if (!start.raw() || PQresultStatus(start.raw()) != PGRES_COPY_OUT) {
     Reply r = start.raw() ? read_reply(start.raw()) : Reply{};
@@ -970,7 +987,7 @@ void LiveSession::Impl::step_bad_copy(std::mt19937_64& rng, const LiveOptions& o
   const Reply r = copy_in(rng, data, false, sent);
   out.counts.bytes += sent.size();
   ++out.counts.round_trips;
-  const bool direct = !identity && client != Encoding::UTF8 && server != Encoding::UTF8;
+  const bool direct = !identity && server != Encoding::UTF8;
   if (!r.ok && r.sqlstate == "22P04" && direct) {
     // COPY's format broke: PostgreSQL's direct conversion took a line's end
     // into a character (BIG5 -> EUC_TW turns bd 0a into ed b3, where BIG5 ->

@@ -22,7 +22,15 @@
 // server directly; where that disagrees with going through UTF-8 (what
 // pgcodec does, and what PostgreSQL does for the same bytes with convert()
 // to and from UTF8) the difference is PostgreSQL's own inconsistency, counted
-// and shown with the SQL that shows it, never a mismatch.
+// and shown with the SQL that shows it, never a mismatch. (MULE_INTERNAL has
+// no conversion to UTF8 on the server; there pgcodec's composition through
+// the member encoding stands for "through UTF-8".)
+// Where PostgreSQL does not convert at all (the same encoding on both sides,
+// or SQL_ASCII on either) it only verifies: the server's encoding's verifier
+// for parameters, the client's for COPY FROM and for results sent from a
+// SQL_ASCII database, and on a SQL_ASCII database a client-only encoding's
+// parameters may hold no non-ASCII byte (mbutils.c pg_any_to_server); the
+// expectations model exactly that.
 #pragma once
 
 #include <array>
