@@ -695,27 +695,21 @@ std::size_t chunk_size(std::mt19937_64& rng) {
   return rng() % 4 == 0 ? 65 + rng() % 4000 : 1 + rng() % 64;
 }
 
-// UTF-8 text in chunks -> bytes in `c`, a character cut by a chunk's end
-// carried into the next (Codec::encode_partial; pgcodec::StreamEncoder
-// once it is on main).
-class ChunkEncoder {
- public:
-  explicit ChunkEncoder(const Codec& c) : codec_(&c) {}
-  // Appends what can be encoded so far; false on an error.
-  bool feed(std::string_view chunk, std::string& out, bool last) {
-    pending_.append(chunk);
-    std::string buf(*codec_->max_encoded_size(pending_.size()), '\0');
-    const pgcodec::Result r = last ? codec_->encode(pending_, buf) : codec_->encode_partial(pending_, buf);
-    if (r.status != Status::Ok) return false;
-    out.append(buf.data(), r.written);
-    pending_.erase(0, r.consumed);
-    return !last || pending_.empty();
-  }
-
- private:
-  const Codec* codec_;
-  std::string pending_;
-};
+// UTF-8 text in chunks -> bytes in `c` through pgcodec::StreamEncoder, a
+// character cut by a chunk's end (or a pair the next chunk may complete)
+// held back into the next; false on an error.
+bool encode_chunk(pgcodec::StreamEncoder& enc, std::string_view chunk, std::string& out, bool last) {
+  std::string buf(std::max<std::size_t>(*enc.output_bound(chunk.size()), 1), '\0');
+  pgcodec::Result r = enc.feed(chunk, buf);
+  if (r.status != Status::Ok || r.consumed != chunk.size()) return false;
+  out.append(buf.data(), r.written);
+  if (!last) return true;
+  buf.assign(std::max<std::size_t>(*enc.output_bound(0), 1), '\0');
+  r = enc.finish(buf);
+  if (r.status != Status::Ok) return false;
+  out.append(buf.data(), r.written);
+  return true;
+}
 
 bool put_copy(PGconn* c, std::string_view data) {
   return PQputCopyData(c, data.data(), static_cast<int>(data.size())) == 1;
@@ -733,13 +727,13 @@ Reply LiveSession::Impl::copy_in(std::mt19937_64& rng, const std::string& data_i
     check_fault(pg(), r, "COPY FROM");
     throw LiveFault("COPY FROM did not start: " + r.message, r.sqlstate);
   }
-  ChunkEncoder enc(codec(client_bytes));
+  pgcodec::StreamEncoder enc(codec(client_bytes));
   bool ok = true;
   for (std::size_t at = 0; at < data_in.size() && ok;) {
     const std::size_t n = std::min(chunk_size(rng), data_in.size() - at);
     std::string piece;
     if (utf8_input) {
-      if (!enc.feed(std::string_view(data_in).substr(at, n), piece, at + n == data_in.size()))
+      if (!encode_chunk(enc, std::string_view(data_in).substr(at, n), piece, at + n == data_in.size()))
         throw LiveFault("COPY FROM: pgcodec cannot encode its own repertoire");
     } else {
       piece = data_in.substr(at, n);
