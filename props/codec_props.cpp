@@ -111,7 +111,8 @@ TEST_P(Props, FastPathEqualsModel) {
 
 // 5. Streaming: StreamDecoder fed in chunks of 1, 2, 3, 7 bytes or random
 // sizes (empty chunks included) equals one-shot decoding, in both modes;
-// and so does encoding chunk by chunk with Codec::encode_partial.
+// and so does StreamEncoder (and Codec::encode_partial, the step it is made of)
+// fed the same chunk sizes.
 TEST_P(Props, StreamingEqualsOneShot) {
   const Codec& c = codec();
   for_each_kernel("streaming", [&] {

@@ -1,5 +1,6 @@
 // The C API (include/pgcodec/pgcodec.h) over the C++ one. A pgcodec_codec*
-// is a `const pgcodec::Codec*`; a pgcodec_stream owns a StreamDecoder.
+// is a `const pgcodec::Codec*`; a pgcodec_stream owns the core that
+// StreamDecoder and StreamEncoder share, set to one direction when created.
 //
 // No exception can leave these functions: every C++ function they call is
 // noexcept (checked below at compile time), the stream is allocated with
@@ -17,6 +18,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include "pgcodec/codec.hpp"
@@ -24,7 +26,7 @@
 #include "pgcodec/stream.hpp"
 
 struct pgcodec_stream {
-  pgcodec::StreamDecoder decoder;
+  pgcodec::detail::StreamCore core;
 };
 
 namespace {
@@ -55,11 +57,12 @@ static_assert(noexcept(std::declval<const Codec&>().max_decoded_size(0)));
 static_assert(noexcept(std::declval<const Codec&>().char_length(std::string_view{}, 0)));
 static_assert(noexcept(pgcodec::find_codec(std::string_view{})));
 static_assert(noexcept(pgcodec::codec(pgcodec::Encoding::UTF8)));
-static_assert(noexcept(pgcodec::StreamDecoder(std::declval<const Codec&>(), ErrorMode::Strict)));
-static_assert(noexcept(std::declval<pgcodec::StreamDecoder&>().feed(std::string_view{},
-                                                                    std::span<char>{})));
-static_assert(noexcept(std::declval<pgcodec::StreamDecoder&>().finish(std::span<char>{})));
-static_assert(noexcept(std::declval<const pgcodec::StreamDecoder&>().output_bound(0)));
+using pgcodec::detail::StreamCore;
+static_assert(noexcept(StreamCore(std::declval<const Codec&>(), ErrorMode::Strict, true)));
+static_assert(std::is_nothrow_move_constructible_v<StreamCore>);
+static_assert(noexcept(std::declval<StreamCore&>().feed(std::string_view{}, std::span<char>{})));
+static_assert(noexcept(std::declval<StreamCore&>().finish(std::span<char>{})));
+static_assert(noexcept(std::declval<const StreamCore&>().output_bound(0)));
 
 const Codec* to_cpp(const pgcodec_codec* c) noexcept { return reinterpret_cast<const Codec*>(c); }
 const pgcodec_codec* to_c(const Codec* c) noexcept {
@@ -129,6 +132,13 @@ std::optional<std::string_view> encoding_name(int id) noexcept {
 bool holds_error(const pgcodec_result* r) noexcept {
   return r && r->status == PGCODEC_ERROR &&
          (r->error_kind == PGCODEC_INVALID_BYTE_SEQUENCE || r->error_kind == PGCODEC_NO_EQUIVALENT);
+}
+
+// Both directions of pgcodec_stream are one StreamCore.
+pgcodec_stream* new_stream(const pgcodec_codec* codec, int mode, bool decoding) noexcept {
+  const auto m = to_mode(mode);
+  if (!codec || !m) return nullptr;
+  return new (std::nothrow) pgcodec_stream{StreamCore(*to_cpp(codec), *m, decoding)};
 }
 
 }  // namespace
@@ -211,9 +221,11 @@ const char* pgcodec_error_sqlstate(const pgcodec_result* result) noexcept {
 }
 
 pgcodec_stream* pgcodec_stream_new(const pgcodec_codec* codec, int mode) noexcept {
-  const auto m = to_mode(mode);
-  if (!codec || !m) return nullptr;
-  return new (std::nothrow) pgcodec_stream{pgcodec::StreamDecoder(*to_cpp(codec), *m)};
+  return new_stream(codec, mode, true);
+}
+
+pgcodec_stream* pgcodec_stream_encoder_new(const pgcodec_codec* codec, int mode) noexcept {
+  return new_stream(codec, mode, false);
 }
 
 void pgcodec_stream_free(pgcodec_stream* stream) noexcept { delete stream; }
@@ -221,19 +233,17 @@ void pgcodec_stream_free(pgcodec_stream* stream) noexcept { delete stream; }
 pgcodec_result pgcodec_stream_feed(pgcodec_stream* stream, const char* chunk, size_t len,
                                    char* out, size_t out_cap) noexcept {
   if (!stream || !usable(chunk, len) || !usable(out, out_cap)) return invalid_argument();
-  return to_c(stream->decoder.feed(std::string_view(chunk, len), std::span<char>(out, out_cap)));
+  return to_c(stream->core.feed(std::string_view(chunk, len), std::span<char>(out, out_cap)));
 }
 
 pgcodec_result pgcodec_stream_finish(pgcodec_stream* stream, char* out, size_t out_cap) noexcept {
   if (!stream || !usable(out, out_cap)) return invalid_argument();
-  return to_c(stream->decoder.finish(std::span<char>(out, out_cap)));
+  return to_c(stream->core.finish(std::span<char>(out, out_cap)));
 }
 
 int pgcodec_stream_output_bound(const pgcodec_stream* stream, size_t n, size_t* out) noexcept {
   if (!stream) return -1;
-  // StreamDecoder::output_bound adds the carried bytes to n unchecked.
-  if (n > SIZE_MAX - stream->decoder.carried()) return -1;
-  return size_out(stream->decoder.output_bound(n), out);
+  return size_out(stream->core.output_bound(n), out);
 }
 
 }  // extern "C"

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "core/byte_rules.hpp"
@@ -177,12 +178,19 @@ CheckResult check_model(const Codec& c, bool decoding, std::string_view in) {
   return {};
 }
 
-CheckResult check_streaming(const Codec& c, std::string_view in, ErrorMode mode,
-                            std::span<const std::size_t> chunks) {
-  std::vector<char> whole(capacity(c, true, in.size()));
-  const Result one = c.decode(in, whole, mode);
-  const Outcome expected = from_result(one, {whole.data(), whole.size()});
-  StreamDecoder s(c, mode);
+namespace {
+
+// Feeds `in` to a Stream (StreamDecoder or StreamEncoder) in chunks of the
+// given sizes (as check_streaming says), then finishes, and compares with
+// `one`, the one-shot conversion: the same outcome, and before an error the
+// same bytes. Each call stays within output_bound and takes the whole
+// chunk unless it fails, nothing is lost or counted twice (position +
+// carried), and a failed stream stays failed.
+template <class Stream>
+CheckResult check_stream(const Codec& c, std::string_view in, ErrorMode mode,
+                         std::span<const std::size_t> chunks, const Converted& one) {
+  constexpr bool decoding = std::is_same_v<Stream, StreamDecoder>;
+  Stream s(c, mode);
   std::string got;
   Result last;
   std::size_t at = 0, empty = 0, k = 0;
@@ -191,18 +199,23 @@ CheckResult check_streaming(const Codec& c, std::string_view in, ErrorMode mode,
     empty = n ? 0 : empty + 1;
     if (empty > 2) n = 1;
     const std::string_view chunk = in.substr(at, n);
+    const std::size_t taken = s.position() + s.carried();
     std::vector<char> out(std::max<std::size_t>(*s.output_bound(chunk.size()), 1));
     last = s.feed(chunk, out);
     PGCODEC_EXPECT(last.written <= out.size());
     got.append(out.data(), last.written);
+    if (last.status == Status::Ok)
+      PGCODEC_EXPECT(last.consumed == chunk.size() && s.position() + s.carried() == taken + chunk.size());
     at += chunk.size();
-    PGCODEC_EXPECT(got.size() <= whole.size(), "streamed output exceeds max_decoded_size of the input");
+    PGCODEC_EXPECT(got.size() <= capacity(c, decoding, in.size()),
+                   "streamed output exceeds the one-shot bound of the input");
   }
   if (last.status == Status::Ok) {
     std::vector<char> out(std::max<std::size_t>(*s.output_bound(0), 16));
     last = s.finish(out);
     PGCODEC_EXPECT(last.written <= out.size());
     got.append(out.data(), last.written);
+    if (last.status == Status::Ok) PGCODEC_EXPECT(s.carried() == 0 && s.position() == in.size());
   }
   PGCODEC_EXPECT(last.status != Status::OutputFull);
   if (last.status == Status::Error) {
@@ -213,9 +226,20 @@ CheckResult check_streaming(const Codec& c, std::string_view in, ErrorMode mode,
   }
   Outcome streamed = from_result(last, {});
   if (streamed.ok()) streamed.output = got;
-  PGCODEC_EXPECT_AGREE(expected, streamed);
-  // What was written before an error is what one-shot decoding converts before it.
-  if (!expected.ok()) PGCODEC_EXPECT_BYTES(got, std::string(whole.data(), one.written));
+  PGCODEC_EXPECT_AGREE(outcome(one), streamed);
+  // What was written before an error is what one-shot conversion converts before it.
+  if (!one.r.ok()) PGCODEC_EXPECT_BYTES(got, one.out);
+  return {};
+}
+
+}  // namespace
+
+CheckResult check_streaming(const Codec& c, std::string_view in, ErrorMode mode,
+                            std::span<const std::size_t> chunks) {
+  const Converted one = convert(c, true, in, mode);
+  const Outcome expected = outcome(one);
+  if (auto failed = check_stream<StreamDecoder>(c, in, mode, chunks, one)) return failed;
+  std::vector<char> whole(capacity(c, true, in.size()));
 
   // decode_partial, the step streaming is made of: it stops before a
   // character cut off by the end, and is otherwise one-shot decoding; the
@@ -254,6 +278,10 @@ CheckResult check_streaming_encode(const Codec& c, std::string_view utf8, ErrorM
                                    std::span<const std::size_t> chunks) {
   const Converted one = convert(c, false, utf8, mode);
   const Outcome expected = outcome(one);
+  if (auto failed = check_stream<StreamEncoder>(c, utf8, mode, chunks, one)) return failed;
+
+  // encode_partial, the step StreamEncoder is made of, by hand: each chunk
+  // after what the previous call held back, the rest through encode().
   const bool well_formed = well_formed_prefix(Encoding::UTF8, utf8) == utf8.size();
   std::string got;
   std::size_t at = 0, held = 0, empty = 0, k = 0;  // utf8[at - held, at) is held back

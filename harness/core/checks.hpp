@@ -36,11 +36,13 @@ CheckResult check_model(const Codec& c, bool decoding, std::string_view in);
 // one-shot decoding.
 CheckResult check_streaming(const Codec& c, std::string_view in, ErrorMode mode,
                             std::span<const std::size_t> chunks);
-// 5. (encoding) Chunks of the given sizes (as above) through
-// Codec::encode_partial, each chunk after what the previous call held back,
-// and the rest through encode(), equal one-shot encoding; what a call holds
-// back is at most a cut-off character plus characters a combined pair could
-// still take.
+// 5. (encoding) StreamEncoder fed chunks of the given sizes (as above)
+// equals one-shot encoding; so do the same chunks through
+// Codec::encode_partial by hand, each chunk after what the previous call
+// held back and the rest through encode(), and what a call holds back is at
+// most a cut-off character plus characters a combined pair could still
+// take. Both streams also keep position() + carried() equal to the bytes
+// fed, and stay failed after an error.
 CheckResult check_streaming_encode(const Codec& c, std::string_view utf8, ErrorMode mode,
                                    std::span<const std::size_t> chunks);
 // 6. The cached codec, find_codec, the by-name functions and the C API agree.

@@ -22,9 +22,18 @@
 // server directly; where that disagrees with going through UTF-8 (what
 // pgcodec does, and what PostgreSQL does for the same bytes with convert()
 // to and from UTF8) the difference is PostgreSQL's own inconsistency, counted
-// and shown with the SQL that shows it, never a mismatch.
+// and shown with the SQL that shows it, never a mismatch. (MULE_INTERNAL has
+// no conversion to UTF8 on the server; there pgcodec's composition through
+// the member encoding stands for "through UTF-8".)
+// Where PostgreSQL does not convert at all (the same encoding on both sides,
+// or SQL_ASCII on either) it only verifies: the server's encoding's verifier
+// for parameters, the client's for COPY FROM and for results sent from a
+// SQL_ASCII database, and on a SQL_ASCII database a client-only encoding's
+// parameters may hold no non-ASCII byte (mbutils.c pg_any_to_server); the
+// expectations model exactly that.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -80,6 +89,7 @@ struct LiveCounts {
   std::size_t mismatches = 0;
   std::size_t inconsistencies = 0;
   std::size_t skipped = 0;          // steps skipped (no writes allowed, empty repertoire)
+  std::array<std::size_t, kLiveSteps> step_round_trips{};  // round_trips by step, in LiveStep order
   LiveCounts& operator+=(const LiveCounts& o) noexcept;
 };
 
@@ -95,6 +105,10 @@ struct LiveOptions {
   std::size_t max_chars = 48; // characters per value, at most
   bool writes = true;         // may create TEMPORARY tables (COPY FROM); else those steps are skipped
   std::size_t keep = 5;       // mismatches / inconsistencies kept per report
+  // For tests of the check itself: called with every expectation before it
+  // is compared (the expected bytes, or the bytes an expected error
+  // quotes), so that a test can make it wrong and see the mismatch reported.
+  void (*alter_expected)(LiveStep step, std::string& expected) = nullptr;
 };
 
 class LiveSession {

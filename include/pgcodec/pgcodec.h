@@ -3,7 +3,9 @@
  * The same operations as the C++ API (pgcodec/codec.hpp, pgcodec/stream.hpp):
  * bytes in a PostgreSQL encoding <-> UTF-8, exactly as PostgreSQL converts
  * them. Plain C99; usable from C++ as well. No function allocates except
- * pgcodec_stream_new, and none lets a C++ exception out.
+ * pgcodec_stream_new and pgcodec_stream_encoder_new (and, in one rare case
+ * named below, pgcodec_stream_feed on an encoding stream), and none lets a
+ * C++ exception out.
  *
  *   const pgcodec_codec *c = pgcodec_find("WIN1252");
  *   size_t cap;
@@ -125,25 +127,41 @@ size_t pgcodec_error_message(const pgcodec_result *result, char *buf, size_t cap
 /* "22021" or "22P05"; NULL if the result holds no error. */
 const char *pgcodec_error_sqlstate(const pgcodec_result *result) PGCODEC_NOEXCEPT;
 
-/* --- Streaming decoder -------------------------------------------------- */
+/* --- Streams: decoding and encoding chunk by chunk ---------------------- */
 
-/* Decodes input arriving in chunks: a character split across chunks is
- * carried over, and the output equals one-shot decoding of the
- * concatenation, for any chunking. */
+/* Converts input arriving in chunks: what the end of a chunk leaves
+ * undecided (a character split across chunks; when encoding, also the
+ * characters a combined pair could still take) is carried over, and the
+ * output equals one-shot conversion of the concatenation, for any chunking.
+ * One type for both directions, chosen when the stream is created; the
+ * functions after the two constructors serve both. */
 typedef struct pgcodec_stream pgcodec_stream; /* opaque */
 
-/* The only allocating function. NULL if out of memory, codec is NULL or
- * mode unknown. Free with pgcodec_stream_free. */
+/* A decoding stream: bytes in the codec's encoding -> UTF-8 (as
+ * pgcodec_decode). NULL if out of memory, codec is NULL or mode unknown.
+ * Free with pgcodec_stream_free. */
 pgcodec_stream *pgcodec_stream_new(const pgcodec_codec *codec, int mode) PGCODEC_NOEXCEPT;
+/* An encoding stream: UTF-8 -> bytes in the codec's encoding (as
+ * pgcodec_encode), e.g. the data of COPY ... FROM STDIN. NULL as above. */
+pgcodec_stream *pgcodec_stream_encoder_new(const pgcodec_codec *codec,
+                                           int mode) PGCODEC_NOEXCEPT;
 void pgcodec_stream_free(pgcodec_stream *stream) PGCODEC_NOEXCEPT; /* NULL is fine */
-/* Decodes the whole characters of (carried bytes + chunk) into out, which
- * must hold pgcodec_stream_output_bound(stream, len) bytes. `consumed` counts
- * the chunk's bytes taken (converted or carried). After an error the stream
- * stays failed: every later call returns that same error. */
+/* Converts what can be decided of (carried bytes + chunk) into out, which
+ * must hold pgcodec_stream_output_bound(stream, len) bytes. `consumed`
+ * counts the chunk's bytes taken (converted or carried); error offsets count
+ * from the start of the stream. After an error the stream stays failed:
+ * every later call returns that same error.
+ * An encoding stream carries a few bytes at most, except a run of
+ * alternating tone letters U+02E5 U+02E9 in EUC_JIS_2004 / SHIFT_JIS_2004,
+ * which it carries whole; only then (past 32 bytes) does feed allocate, and
+ * should that fail it returns PGCODEC_OUTPUT_FULL with `consumed` < len:
+ * nothing is lost, and chunk + consumed can be fed again (as after a too
+ * small out). */
 pgcodec_result pgcodec_stream_feed(pgcodec_stream *stream, const char *chunk, size_t len,
                                    char *out, size_t out_cap) PGCODEC_NOEXCEPT;
-/* Ends the stream: carried bytes left over are a truncated character, an
- * invalid byte sequence (U+FFFD in replace mode). out needs
+/* Ends the stream: carried bytes left over are converted as the end of the
+ * input (decoding: a truncated character, an invalid byte sequence, U+FFFD
+ * in replace mode; encoding: the held-back characters). out needs
  * pgcodec_stream_output_bound(stream, 0) bytes. */
 pgcodec_result pgcodec_stream_finish(pgcodec_stream *stream, char *out,
                                      size_t out_cap) PGCODEC_NOEXCEPT;

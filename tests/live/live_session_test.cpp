@@ -4,9 +4,13 @@
 // check itself must be able to fail.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
+#include <chrono>
+#include <cstdlib>
 #include <iostream>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -50,6 +54,13 @@ std::string describe(const LiveReport& r) {
   return s;
 }
 
+// Rounds per pair: 2, times PGCODEC_LIVE_SCALE.
+long rounds() {
+  const char* s = std::getenv("PGCODEC_LIVE_SCALE");
+  const long k = s ? std::strtol(s, nullptr, 10) : 1;
+  return 2 * (k > 0 ? k : 1);
+}
+
 // Two rounds of every step: no mismatch, and every step did something.
 void run_pair(Encoding server_enc, Encoding client_enc, std::uint64_t seed) {
   SCOPED_TRACE(std::string(pgcodec::info(client_enc).name) + " on a " +
@@ -58,9 +69,30 @@ void run_pair(Encoding server_enc, Encoding client_enc, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   LiveOptions opt;
   LiveReport report;
-  for (int k = 0; k < 2; ++k) s.round(rng, opt, report);
+  const auto t0 = std::chrono::steady_clock::now();
+  s.round(rng, opt, report);  // the first round also builds the pair's repertoire
+  const auto t1 = std::chrono::steady_clock::now();
+  for (long k = 1; k < rounds(); ++k) s.round(rng, opt, report);
+  const auto t2 = std::chrono::steady_clock::now();
+  std::cout << pgcodec::info(client_enc).name << " on " << pgcodec::info(server_enc).name << ": first round "
+            << std::chrono::duration_cast<std::chrono::milliseconds>(t1 - t0).count() << " ms, then "
+            << std::chrono::duration_cast<std::chrono::milliseconds>(t2 - t1).count() / std::max(1L, rounds() - 1)
+            << " ms a round, "
+            << report.counts.round_trips << " round trips, " << report.counts.errors_compared << " errors compared, "
+            << report.counts.inconsistencies << " inconsistencies\n";
   EXPECT_EQ(report.counts.mismatches, 0u) << describe(report);
   EXPECT_GT(report.counts.round_trips, 0u);
+  for (std::size_t k = 0; k < pgcodec::oracle::kLiveSteps; ++k) {
+    const auto step = static_cast<pgcodec::oracle::LiveStep>(k);
+    // bad-result needs characters the server has and the client lacks
+    // (or, on SQL_ASCII, bytes the client's encoding refuses); the report
+    // says when there are none.
+    const bool said = std::any_of(report.notes.begin(), report.notes.end(), [](const std::string& n) {
+      return n.rfind("bad-result skipped", 0) == 0;
+    });
+    if (step == pgcodec::oracle::LiveStep::BadResult && said) continue;
+    EXPECT_GT(report.counts.step_round_trips[k], 0u) << to_string(step);
+  }
   EXPECT_GT(report.counts.bytes, 0u);
   EXPECT_GT(s.repertoire_size(), 90u);
   if (!report.inconsistencies.empty()) std::cout << "PostgreSQL inconsistencies:" << describe(report) << "\n";
@@ -89,6 +121,88 @@ TEST(LiveSession, PairsOnOtherServerEncodings) {
     run_pair(s, c, 2000 + 64 * static_cast<std::uint64_t>(s) + static_cast<std::uint64_t>(c));
     if (HasFailure()) return;
   }
+}
+
+// What a UTF8 database allows: every encoding but MULE_INTERNAL.
+TEST(LiveSession, AllowedClientEncodingsOnUtf8) {
+  const auto v = pgcodec::oracle::allowed_client_encodings(database(Encoding::UTF8));
+  EXPECT_EQ(v.size(), 41u);
+  EXPECT_EQ(std::count(v.begin(), v.end(), Encoding::MULE_INTERNAL), 0);
+  const auto m = pgcodec::oracle::allowed_client_encodings(database(Encoding::MULE_INTERNAL));
+  EXPECT_EQ(std::count(m.begin(), m.end(), Encoding::MULE_INTERNAL), 1);
+  EXPECT_EQ(std::count(m.begin(), m.end(), Encoding::UTF8), 0);
+}
+
+// Every server encoding with every client encoding it allows, a few rounds
+// each: the sweep `pgcodec live` makes, for running by hand
+// (--gtest_also_run_disabled_tests).
+TEST(LiveSession, DISABLED_EveryPair) {
+  for (const auto& si : pgcodec::encodings()) {
+    if (!si.server) continue;
+    const std::string db = database(si.id);
+    for (Encoding c : pgcodec::oracle::allowed_client_encodings(db)) {
+      run_pair(si.id, c, 3000 + 64 * static_cast<std::uint64_t>(si.id) + static_cast<std::uint64_t>(c));
+      if (HasFailure()) return;
+    }
+  }
+}
+
+// The check can fail: with every expectation made wrong, every step
+// reports mismatches (with the input, both sides and a reproduction), and
+// none of them is taken for a PostgreSQL inconsistency on a UTF8 database.
+TEST(LiveSession, WrongExpectationsAreMismatches) {
+  for (Encoding c : {Encoding::LATIN1, Encoding::SJIS}) {
+    LiveSession s(database(Encoding::UTF8), Encoding::UTF8, c);
+    std::mt19937_64 rng(7);
+    LiveOptions opt;
+    opt.keep = 10000;
+    opt.alter_expected = [](pgcodec::oracle::LiveStep, std::string& e) { e += "!"; };
+    LiveReport report;
+    s.round(rng, opt, report);
+    EXPECT_EQ(report.counts.inconsistencies, 0u);
+    std::set<pgcodec::oracle::LiveStep> seen;
+    for (const auto& m : report.mismatches) {
+      seen.insert(m.step);
+      EXPECT_FALSE(m.input.empty() || m.expected.empty() || m.actual.empty() || m.reproduce.empty())
+          << to_string(m.step);
+    }
+    EXPECT_EQ(seen.size(), pgcodec::oracle::kLiveSteps) << describe(report);
+    EXPECT_EQ(report.counts.mismatches, report.mismatches.size());
+  }
+}
+
+// Without writes the COPY FROM steps are skipped (and said so); the rest
+// still runs, the repertoire sent with each statement.
+TEST(LiveSession, ReadOnlySkipsCopyFrom) {
+  LiveSession s(database(Encoding::UTF8), Encoding::UTF8, Encoding::GBK);
+  std::mt19937_64 rng(9);
+  LiveOptions opt;
+  opt.writes = false;
+  LiveReport report;
+  s.round(rng, opt, report);
+  EXPECT_EQ(report.counts.mismatches, 0u) << describe(report);
+  EXPECT_EQ(report.counts.skipped, 2u);
+  EXPECT_EQ(report.notes.size(), 1u);
+  using pgcodec::oracle::LiveStep;
+  EXPECT_EQ(report.counts.step_round_trips[static_cast<std::size_t>(LiveStep::CopyFrom)], 0u);
+  EXPECT_GT(report.counts.step_round_trips[static_cast<std::size_t>(LiveStep::Result)], 0u);
+  EXPECT_GT(report.counts.step_round_trips[static_cast<std::size_t>(LiveStep::CopyTo)], 0u);
+}
+
+// A server that goes away is a fault, never a mismatch.
+TEST(LiveSession, LostConnectionIsAFault) {
+  LiveSession s(database(Encoding::UTF8), Encoding::UTF8, Encoding::LATIN1);
+  std::mt19937_64 rng(3);
+  LiveOptions opt;
+  LiveReport report;
+  s.round(rng, opt, report);
+  {
+    pgcodec::oracle::Connection c(server().conninfo());
+    c.exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND "
+           "datname = current_database() AND backend_type = 'client backend'");
+  }
+  EXPECT_THROW(s.round(rng, opt, report), pgcodec::oracle::LiveFault);
+  EXPECT_EQ(report.counts.mismatches, 0u);
 }
 
 }  // namespace

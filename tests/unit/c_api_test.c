@@ -1,7 +1,7 @@
 /* The C API (include/pgcodec/pgcodec.h), used from C as a driver would:
  * lookup, one-shot conversion, errors and their messages, replace mode,
- * output full, size overflow, char_length, and streaming across every chunk
- * split. Exits nonzero, naming each failed check. */
+ * output full, size overflow, char_length, and streaming both ways across
+ * every chunk split. Exits nonzero, naming each failed check. */
 #include "pgcodec/pgcodec.h"
 
 #include <stdint.h>
@@ -265,12 +265,13 @@ static void test_char_length(void) {
   CHECK(pgcodec_char_length(NULL, s, len, 0) == 0);
 }
 
-/* Decodes `in` through a stream in chunks of `chunk` bytes (the first chunk
- * `first` bytes), as a driver would; stops at the first error. */
-static pgcodec_result stream_decode(const pgcodec_codec *c, int mode, const char *in, size_t len,
-                                    size_t first, size_t chunk, char *out, size_t out_cap,
-                                    size_t *out_len) {
-  pgcodec_stream *s = pgcodec_stream_new(c, mode);
+/* Converts `in` through a stream (decoding, or encoding if `encode`) in
+ * chunks of `chunk` bytes (the first chunk `first` bytes), as a driver
+ * would; stops at the first error. */
+static pgcodec_result stream_convert(int encode, const pgcodec_codec *c, int mode, const char *in,
+                                     size_t len, size_t first, size_t chunk, char *out,
+                                     size_t out_cap, size_t *out_len) {
+  pgcodec_stream *s = encode ? pgcodec_stream_encoder_new(c, mode) : pgcodec_stream_new(c, mode);
   pgcodec_result r;
   size_t pos = 0, w = 0, step = first;
   memset(&r, 0, sizeof r);
@@ -308,16 +309,28 @@ static pgcodec_result stream_decode(const pgcodec_codec *c, int mode, const char
   return r;
 }
 
-static void check_stream_equals_one_shot(const char *what, const pgcodec_codec *c, int mode,
-                                         const char *in, size_t len) {
+static pgcodec_result stream_decode(const pgcodec_codec *c, int mode, const char *in, size_t len,
+                                    size_t first, size_t chunk, char *out, size_t out_cap,
+                                    size_t *out_len) {
+  return stream_convert(0, c, mode, in, len, first, chunk, out, out_cap, out_len);
+}
+
+/* Every chunking of `in` (first chunk 0..len bytes, then 1..len) converts
+ * as pgcodec_decode (or, if `encode`, pgcodec_encode) converts it in one go:
+ * status, bytes, error offset and message. */
+static void check_stream_way_equals_one_shot(int encode, const char *what,
+                                             const pgcodec_codec *c, int mode, const char *in,
+                                             size_t len) {
   char want[256], got[256], want_msg[128], got_msg[128];
   size_t got_len = 0, first, chunk;
-  pgcodec_result one = pgcodec_decode(c, in, len, want, sizeof want, mode);
+  pgcodec_result one = encode ? pgcodec_encode(c, in, len, want, sizeof want, mode)
+                              : pgcodec_decode(c, in, len, want, sizeof want, mode);
   CHECK(one.status == PGCODEC_OK || one.status == PGCODEC_ERROR);
   pgcodec_error_message(&one, want_msg, sizeof want_msg);
   for (chunk = 1; chunk <= len; ++chunk) {
     for (first = 0; first <= len; ++first) {
-      pgcodec_result r = stream_decode(c, mode, in, len, first, chunk, got, sizeof got, &got_len);
+      pgcodec_result r =
+          stream_convert(encode, c, mode, in, len, first, chunk, got, sizeof got, &got_len);
       pgcodec_error_message(&r, got_msg, sizeof got_msg);
       if (r.status != one.status || !same_bytes(got, got_len, want, one.written) ||
           r.error_offset != one.error_offset || strcmp(got_msg, want_msg) != 0) {
@@ -331,6 +344,11 @@ static void check_stream_equals_one_shot(const char *what, const pgcodec_codec *
       }
     }
   }
+}
+
+static void check_stream_equals_one_shot(const char *what, const pgcodec_codec *c, int mode,
+                                         const char *in, size_t len) {
+  check_stream_way_equals_one_shot(0, what, c, mode, in, len);
 }
 
 static void test_stream(void) {
@@ -392,6 +410,82 @@ static void test_stream(void) {
   }
 }
 
+/* The encoding stream (pgcodec_stream_encoder_new): the same functions,
+ * UTF-8 in. */
+static void test_stream_encoder(void) {
+  const pgcodec_codec *sj = must_find("SHIFT_JIS_2004");
+  const pgcodec_codec *l1 = must_find("LATIN1");
+  /* U+304B U+309A is one code in SHIFT_JIS_2004, 0x82 0xf5: split anywhere. */
+  const char pair[] = "a\xe3\x81\x8b\xe3\x82\x9a\xe3\x81\x8b!";
+  const char text[] = "caf\xc3\xa9 \xe2\x82\xac \xe3\x81\x8b\xe3\x82\x9a x";
+  const char bad[] = "ab\xc3\xa9\xc3\x28z";
+  const char cut[] = "ab\xc3\xa9\xe2\x82";
+  char tones[2 * 40 + 2]; /* 40 alternating tone letters: longer than the inline carry */
+  size_t i;
+  for (i = 0; i < 40; ++i) {
+    tones[2 * i] = '\xcb';
+    tones[2 * i + 1] = (char)(i % 2 ? 0xa9 : 0xa5);
+  }
+  tones[80] = 'z';
+  tones[81] = '\0';
+
+  check_stream_way_equals_one_shot(1, "SHIFT_JIS_2004 pair", sj, PGCODEC_STRICT, pair,
+                                   sizeof pair - 1);
+  check_stream_way_equals_one_shot(1, "SHIFT_JIS_2004 tones", sj, PGCODEC_STRICT, tones, 81);
+  check_stream_way_equals_one_shot(1, "SHIFT_JIS_2004 tones, no end", sj, PGCODEC_STRICT, tones,
+                                   80);
+  check_stream_way_equals_one_shot(1, "LATIN1 text (no euro)", l1, PGCODEC_STRICT, text,
+                                   sizeof text - 1);
+  check_stream_way_equals_one_shot(1, "LATIN1 text, replace", l1, PGCODEC_REPLACE, text,
+                                   sizeof text - 1);
+  check_stream_way_equals_one_shot(1, "SHIFT_JIS_2004 invalid", sj, PGCODEC_STRICT, bad,
+                                   sizeof bad - 1);
+  check_stream_way_equals_one_shot(1, "SHIFT_JIS_2004 truncated", sj, PGCODEC_STRICT, cut,
+                                   sizeof cut - 1);
+  check_stream_way_equals_one_shot(1, "SHIFT_JIS_2004 truncated, replace", sj, PGCODEC_REPLACE,
+                                   cut, sizeof cut - 1);
+
+  {
+    pgcodec_stream *s = pgcodec_stream_encoder_new(sj, PGCODEC_STRICT);
+    size_t need = 0, w;
+    char out[16];
+    pgcodec_result r;
+    CHECK(s != NULL);
+    /* U+304B may still pair with what follows: held back. */
+    r = pgcodec_stream_feed(s, "\xe3\x81\x8b", 3, out, sizeof out);
+    CHECK(r.status == PGCODEC_OK && r.consumed == 3 && r.written == 0);
+    CHECK(pgcodec_stream_output_bound(s, 3, &need) == 0 && need >= 2);
+    r = pgcodec_stream_feed(s, "\xe3\x82\x9a", 3, out, sizeof out);
+    CHECK(r.status == PGCODEC_OK && r.consumed == 3);
+    w = r.written;
+    r = pgcodec_stream_finish(s, out + w, sizeof out - w);
+    CHECK(r.status == PGCODEC_OK && same_bytes(out, w + r.written, "\x82\xf5", 2));
+    pgcodec_stream_free(s);
+  }
+  {
+    /* An error counts from the stream's start, and stays. */
+    pgcodec_stream *s = pgcodec_stream_encoder_new(l1, PGCODEC_STRICT);
+    char out[16], msg[128];
+    pgcodec_result r;
+    CHECK(s != NULL);
+    r = pgcodec_stream_feed(s, "abc", 3, out, sizeof out);
+    CHECK(r.status == PGCODEC_OK && same_bytes(out, r.written, "abc", 3));
+    r = pgcodec_stream_feed(s, "d\xe2\x82", 3, out, sizeof out);
+    CHECK(r.status == PGCODEC_OK && same_bytes(out, r.written, "d", 1));
+    r = pgcodec_stream_feed(s, "\xac", 1, out, sizeof out);
+    CHECK(r.status == PGCODEC_ERROR && r.error_offset == 4 && r.error_kind == PGCODEC_NO_EQUIVALENT);
+    pgcodec_error_message(&r, msg, sizeof msg);
+    CHECK_STR(msg, "character with byte sequence 0xe2 0x82 0xac in encoding \"UTF8\" has no "
+                   "equivalent in encoding \"LATIN1\"");
+    CHECK_STR(pgcodec_error_sqlstate(&r), "22P05");
+    r = pgcodec_stream_finish(s, out, sizeof out);
+    CHECK(r.status == PGCODEC_ERROR && r.error_offset == 4);
+    pgcodec_stream_free(s);
+  }
+  CHECK(pgcodec_stream_encoder_new(NULL, PGCODEC_STRICT) == NULL);
+  CHECK(pgcodec_stream_encoder_new(sj, 9) == NULL);
+}
+
 int main(void) {
   test_lookup();
   test_win1252();
@@ -401,6 +495,7 @@ int main(void) {
   test_sizes();
   test_char_length();
   test_stream();
+  test_stream_encoder();
   if (failures) {
     fprintf(stderr, "c_api_test: %d check(s) failed\n", failures);
     return 1;
