@@ -308,6 +308,10 @@ class LiveRun {
     return c;
   }
 
+  // The text report shows this many of a pair's inconsistencies and of the
+  // run's distinct notes (steps skipped and why); --json has the rest.
+  static constexpr std::size_t kShownInconsistencies = 2, kShownNotes = 8;
+
   static std::string counts_text(const oracle::LiveCounts& c) {
     std::ostringstream s;
     s << c.round_trips << " round trips, " << c.bytes << " bytes, " << c.errors_compared << " errors compared, "
@@ -347,13 +351,21 @@ class LiveRun {
       if (p.report.counts.mismatches > p.report.mismatches.size())
         line("  ... " + std::to_string(p.report.counts.mismatches - p.report.mismatches.size()) +
              " more mismatches on this pair");
+      std::size_t shown = 0;
       for (const auto& x : p.report.inconsistencies) {
-        line("  PostgreSQL inconsistency (not a pgcodec failure), server " + name_of(p.server) + ", client " +
-             name_of(p.client) + ", " + oracle::to_string(x.step) + ": input " + x.input + "\n    direct:    " +
-             x.direct + "\n    via UTF-8: " + x.via_utf8 + "\n    SQL:       " + x.sql);
+        if (shown++ < kShownInconsistencies)
+          line("  PostgreSQL inconsistency (not a pgcodec failure), server " + name_of(p.server) + ", client " +
+               name_of(p.client) + ", " + oracle::to_string(x.step) + ": input " + x.input + "\n    direct:    " +
+               x.direct + "\n    via UTF-8: " + x.via_utf8 + "\n    SQL:       " + x.sql);
         ji.push_back({{"step", oracle::to_string(x.step)}, {"input", x.input}, {"direct", x.direct},
                       {"via_utf8", x.via_utf8}, {"sql", x.sql}});
       }
+      const std::size_t printed = std::min(p.report.inconsistencies.size(), kShownInconsistencies);
+      if (p.report.counts.inconsistencies > printed)
+        line("  ... " + std::to_string(p.report.counts.inconsistencies - printed) +
+             " more PostgreSQL inconsistencies on this pair (" +
+             (o_.json ? "the first " + std::to_string(p.report.inconsistencies.size()) + " are in the JSON report)"
+                      : std::string("--json lists more)")));
       jpairs.push_back({{"server", name_of(p.server)},
                         {"client", name_of(p.client)},
                         {"rounds", p.rounds},
@@ -369,9 +381,14 @@ class LiveRun {
                         {"notes", p.report.notes}});
     }
     ordered_json jnotes = ordered_json::array();
+    std::size_t note_lines = 0;
     for (auto& [n, count] : notes) {
-      line("pgcodec live: note (" + std::to_string(count) + (count == 1 ? " pair): " : " pairs): ") + n);
       jnotes.push_back({{"note", n}, {"pairs", count}});
+      if (note_lines++ == kShownNotes)
+        line("pgcodec live: ... " + std::to_string(notes.size() - kShownNotes) + " more notes" +
+             (o_.json ? std::string(" (all in the JSON report)") : std::string(" (--json lists them all)")));
+      if (note_lines > kShownNotes) continue;
+      line("pgcodec live: note (" + std::to_string(count) + (count == 1 ? " pair): " : " pairs): ") + n);
     }
     if (!lo_.writes)
       line("pgcodec live: COPY FROM was skipped on every pair: nothing is written to the given database "
