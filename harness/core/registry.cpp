@@ -31,6 +31,11 @@ std::string outcome_text(const Outcome& o, Direction d) {
   return s;
 }
 
+std::string transcoded_text(const Outcome& o, const std::optional<std::string>& reads_as) {
+  if (!o.ok()) return outcome_text(o, Direction::Decode);
+  return hex_bytes(o.output) + " [" + (reads_as ? code_points_text(*reads_as) : std::string("unreadable")) + "]";
+}
+
 std::string input_text(std::string_view in, Direction d) {
   return d == Direction::Decode ? hex_bytes(in) : code_points_text(in);
 }
@@ -194,6 +199,10 @@ bool read_registry(const std::string& path, RegistryFile& out) {
       note = colon == std::string::npos ? "" : line.substr(colon + 2, paren > colon ? paren - colon - 2 : std::string::npos);
       continue;
     }
+    if (line.starts_with("# shows: ")) {
+      out.group_sql[note] = line.substr(9);
+      continue;
+    }
     if (line.empty() || line[0] == '#') continue;
     auto f = split_tabs(line);
     if (f.size() != 5)
@@ -217,19 +226,36 @@ void write_registry(const std::string& path, const RegistryFile& f, const std::s
   std::ostringstream o;
   std::size_t ranges = 0;
   for (auto& r : rows) ranges += r.input.find("..") != std::string::npos;
-  o << "# pgcodec divergence registry: " << f.encoding << " read and written by PostgreSQL and by "
-    << f.reference << "\n"
-    << "# Written by `pgcodec verify --update-registry` (" << versions
-    << "); review a change as a diff, never edit by hand.\n"
-    << "# " << f.rows.size() << " divergences in " << groups.size() << " groups, " << rows.size() << " rows ("
-    << ranges << " of them ranges of consecutive inputs). Columns: direction, input, PostgreSQL's outcome, the reference's outcome, category.\n"
-    << "# Decode inputs are bytes in " << f.encoding << ", encode inputs code points; outputs are\n"
-    << "# code points (decode) or bytes (encode); failures are invalid, no-equivalent or error\n"
-    << "# (the reference does not say which), with @N when reported at byte N. In a range row\n"
-    << "# (A..B) the side that converts is written \"converts\".\n";
+  if (f.target.empty()) {
+    o << "# pgcodec divergence registry: " << f.encoding << " read and written by PostgreSQL and by "
+      << f.reference << "\n"
+      << "# Written by `pgcodec verify --update-registry` (" << versions
+      << "); review a change as a diff, never edit by hand.\n"
+      << "# " << f.rows.size() << " divergences in " << groups.size() << " groups, " << rows.size() << " rows ("
+      << ranges << " of them ranges of consecutive inputs). Columns: direction, input, PostgreSQL's outcome, the reference's outcome, category.\n"
+      << "# Decode inputs are bytes in " << f.encoding << ", encode inputs code points; outputs are\n"
+      << "# code points (decode) or bytes (encode); failures are invalid, no-equivalent or error\n"
+      << "# (the reference does not say which), with @N when reported at byte N. In a range row\n"
+      << "# (A..B) the side that converts is written \"converts\".\n";
+  } else {
+    o << "# pgcodec divergence registry: PostgreSQL's direct conversion " << f.encoding << " -> " << f.target
+      << " against going through UTF-8 (" << f.encoding << " -> UTF8 -> " << f.target << ")\n"
+      << "# Written by `pgcodec verify --update-registry` (" << versions
+      << "); review a change as a diff, never edit by hand.\n"
+      << "# " << f.rows.size() << " differences in " << groups.size() << " groups, " << rows.size() << " rows ("
+      << ranges << " of them ranges of consecutive inputs). Columns: direction, input, the direct\n"
+      << "# conversion's outcome, the outcome through UTF-8, category. Both are PostgreSQL's own answers:\n"
+      << "# these rows are PostgreSQL disagreeing with itself, not pgcodec failures. Inputs are single\n"
+      << "# characters in " << f.encoding << " (direction decode); outputs are bytes in " << f.target
+      << " with, in brackets, what\n"
+      << "# " << f.target << " reads them as; failures are invalid or no-equivalent. In a range row (A..B) the\n"
+      << "# side that converts is written \"converts\". Each group's \"shows:\" line is SQL that shows a member.\n";
+  }
   for (auto& [key, members] : groups) {
     o << "\n## " << std::get<0>(key) << " " << std::get<1>(key) << ": " << std::get<2>(key) << " ("
       << members.size() << (members.size() == 1 ? " row" : " rows") << ")\n";
+    if (auto sql = f.group_sql.find(std::get<2>(key)); sql != f.group_sql.end())
+      o << "# shows: " << sql->second << "\n";
     for (auto* r : members)
       o << r->key() << '\n';
   }

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -30,6 +32,12 @@ struct RegistryRow {
 // "U+3042" / "82 a0" for a conversion's output, "invalid", "no-equivalent" or
 // "error" for a failure, with "@N" when the engine reports offset N > 0.
 std::string outcome_text(const Outcome& o, Direction d);
+// The outcome of a conversion between two encodings (the rows of
+// <FROM>.postgres-direct-<TO>.tsv): the bytes in the target and, in
+// brackets, what the target reads them as ("a4 a2 [U+3042]"; "[unreadable]"
+// when `reads_as` is empty: the target rejects its own bytes). A failure is
+// written as outcome_text() writes it, so such rows fold and check like any.
+std::string transcoded_text(const Outcome& o, const std::optional<std::string>& reads_as);
 // "82 a0" for decode inputs, "U+3042" for encode inputs (UTF-8).
 std::string input_text(std::string_view input, Direction d);
 
@@ -58,6 +66,14 @@ class RegistryCheck {
 struct RegistryFile {
   std::string encoding, reference;
   std::vector<RegistryRow> rows;
+  // Set for a file of PostgreSQL's direct conversions from `encoding` to
+  // `target` (the reference is then "postgres-direct-<target>"): its rows
+  // are decode rows whose outputs are transcoded_text() in the target, and
+  // its header says so.
+  std::string target = {};
+  // A group's note -> the SQL that shows one of its members, written as a
+  // "# shows: " line under the group's header and read back from it.
+  std::map<std::string, std::string> group_sql = {};
 };
 // Reads <dir>/<ENC>.<reference>.tsv; false if it does not exist; throws on
 // a malformed line.

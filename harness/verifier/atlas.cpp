@@ -115,7 +115,61 @@ ordered_json to_json(const Atlas& a) {
                                         {"many_to_one_reads", list_json(e.many_to_one)}};
     j["encodings"].push_back(std::move(je));
   }
+  if (!a.direct.empty() || !a.direct_left_out.empty()) {
+    ordered_json jd;
+    jd["pairs"] = ordered_json::array();
+    for (auto& d : a.direct) {
+      ordered_json jp;
+      jp["from"] = d.from;
+      jp["to"] = d.to;
+      jp["registry"] = d.from + "." + d.reference + ".tsv";
+      jp["inputs"] = d.inputs;
+      jp["differences"] = d.differences;
+      jp["groups"] = ordered_json::array();
+      for (auto& g : d.groups) {
+        ordered_json jg;
+        jg["category"] = g.category;
+        jg["note"] = g.note;
+        jg["count"] = g.count;
+        jg["examples"] = ordered_json::array();
+        for (auto& x : g.examples)
+          jg["examples"].push_back({{"input", x.input}, {"direct", x.direct}, {"via_utf8", x.via_utf8}, {"sql", x.sql}});
+        jp["groups"].push_back(std::move(jg));
+      }
+      jd["pairs"].push_back(std::move(jp));
+    }
+    jd["left_out"] = a.direct_left_out;
+    j["postgresql_direct_conversions"] = std::move(jd);
+  }
   return j;
+}
+
+// "PostgreSQL's own inconsistencies": the direct conversions part.
+void direct_markdown(const Atlas& a, std::ostringstream& o) {
+  if (a.direct.empty() && a.direct_left_out.empty()) return;
+  o << "\n### Direct conversions that disagree with UTF-8\n\n"
+    << "A client encoding and a server encoding other than UTF8 are converted directly, by PostgreSQL's "
+       "own conversion functions (`pg_conversion`, `condefault`), not through UTF-8. For every such pair "
+       "whose ends are neither UTF8 nor SQL_ASCII, every single character of the source encoding is "
+       "converted directly and through UTF-8 (`convert()` to UTF8 and on to the target, which pgcodec "
+       "reproduces exactly); each difference is PostgreSQL disagreeing with itself and a row of "
+       "`corpus/divergences/<FROM>.postgres-direct-<TO>.tsv`. Outputs are bytes in the target, with what "
+       "the target reads them as in brackets.\n\n"
+    << "| conversion | characters | differences |\n|---|---|---|\n";
+  for (auto& d : a.direct)
+    o << "| " << d.from << " → " << d.to << " | " << d.inputs << " | " << d.differences << " |\n";
+  o << "\n";
+  for (auto& d : a.direct) {
+    if (d.groups.empty()) continue;
+    o << "- " << d.from << " → " << d.to << " (" << d.differences << "):\n";
+    for (auto& g : d.groups) {
+      o << "  - " << g.category << ", " << g.count << ": " << md_escape(g.note) << "\n";
+      for (auto& x : g.examples)
+        o << "    - " << x.input << ": direct " << md_escape(x.direct) << ", through UTF-8 " << md_escape(x.via_utf8)
+          << ": `" << x.sql << "`\n";
+    }
+  }
+  for (auto& l : a.direct_left_out) o << "- Left out: " << l << ".\n";
 }
 
 std::string cell_md(const ReferenceReport* r) {
@@ -178,6 +232,7 @@ std::string markdown(const Atlas& a) {
     show("one-way writes", e.one_way);
     show("many-to-one reads", e.many_to_one);
   }
+  direct_markdown(a, o);
   o << "\n## Per encoding\n";
   for (auto& e : a.encodings) {
     o << "\n### " << info(e.encoding).name << "\n\n"
@@ -286,7 +341,28 @@ std::string html(const Atlas& a) {
       << e.one_way.count << "</td><td>" << e.many_to_one.count << "</td><td style=\"text-align:left\"><code>"
       << html_escape(ex->sql) << "</code></td></tr>\n";
   }
-  o << "</table>\n<p>Details, examples and method: <a href=\"atlas.md\">atlas.md</a>; data: "
+  o << "</table>\n";
+  if (!a.direct.empty()) {
+    o << "<h3>Direct conversions that disagree with UTF-8</h3>\n<table>\n"
+      << "<tr><th>conversion</th><th>characters</th><th>differences</th><th>largest group</th><th>example</th></tr>\n";
+    for (auto& d : a.direct) {
+      const DirectGroup* big = nullptr;
+      for (auto& g : d.groups)
+        if (!big || g.count > big->count) big = &g;
+      o << "<tr><td class=\"name\">" << html_escape(d.from + " → " + d.to) << "</td><td>" << d.inputs
+        << "</td><td style=\"background:" << heat_color(d.differences) << "\">" << d.differences
+        << "</td><td style=\"text-align:left\">" << (big ? html_escape(big->note) : std::string("—"))
+        << "</td><td style=\"text-align:left\">";
+      if (big && !big->examples.empty())
+        o << "<code>" << html_escape(big->examples[0].sql) << "</code><small>" << html_escape(big->examples[0].input)
+          << ": direct " << html_escape(big->examples[0].direct) << ", through UTF-8 "
+          << html_escape(big->examples[0].via_utf8) << "</small>";
+      o << "</td></tr>\n";
+    }
+    o << "</table>\n";
+    for (auto& l : a.direct_left_out) o << "<p>Left out: " << html_escape(l) << ".</p>\n";
+  }
+  o << "<p>Details, examples and method: <a href=\"atlas.md\">atlas.md</a>; data: "
        "<a href=\"atlas.json\">atlas.json</a>.</p>\n</body></html>\n";
   return o.str();
 }

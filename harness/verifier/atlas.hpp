@@ -49,9 +49,29 @@ struct EncodingReport {
   InconsistencyList unreadable, one_way, many_to_one;
 };
 
+// PostgreSQL's direct conversion between two encodings against going
+// through UTF-8, for one pair (one registry file).
+struct DirectExample {
+  std::string input, direct, via_utf8, sql;  // registry texts and the SQL that shows it
+};
+struct DirectGroup {
+  std::string category, note;
+  std::size_t count = 0;
+  std::vector<DirectExample> examples;  // the first few
+};
+struct DirectReport {
+  std::string from, to, reference;  // "SJIS", "EUC_JP", "postgres-direct-EUC_JP"
+  std::size_t inputs = 0, differences = 0, unregistered = 0, stale = 0;
+  std::vector<DirectGroup> groups;
+};
+
 struct Atlas {
   std::string versions;  // "PostgreSQL 15.18, ICU 72.1, Python 3.11.2"
   std::vector<EncodingReport> encodings;
+  // The direct conversions compared (empty when the run compared none) and
+  // the pairs left out, "A -> B, C -> D: why" for each reason.
+  std::vector<DirectReport> direct;
+  std::vector<std::string> direct_left_out;
 
   std::string summary_table() const;
   void write(const std::string& dir) const;  // atlas.md, atlas.json, index.html

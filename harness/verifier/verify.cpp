@@ -21,6 +21,7 @@
 #include "core/generators.hpp"
 #include "core/model.hpp"
 #include "core/text.hpp"
+#include "oracle/direct.hpp"
 #include "oracle/live.hpp"
 #include "oracle/oracle.hpp"
 #include "oracle/postgres.hpp"
@@ -40,6 +41,7 @@ const char* to_string(Step s) noexcept {
     case Step::LiveRoundTrip: return "live round trips";
     case Step::FindInconsistencies: return "finding PostgreSQL's inconsistencies";
     case Step::CompareReferences: return "comparing the references";
+    case Step::CompareDirect: return "comparing PostgreSQL's direct conversions with UTF-8";
     case Step::WriteAtlas: return "writing the atlas";
   }
   return "?";
@@ -433,6 +435,61 @@ struct Verifier {
     }
   }
 
+  // Holds `found` (one reference's divergences for `e`) to its registry
+  // file, or rewrites the file with --update-registry. `tested` holds the
+  // (direction, input) pairs a sample run asked about (empty: exhaustive);
+  // `repro(input)` is the reproduction a failure shows.
+  struct Tally {
+    std::size_t unregistered = 0, stale = 0;
+  };
+  Tally check_registry(Encoding e, const RegistryFile& found, const std::set<std::pair<Direction, std::string>>& tested,
+                       std::vector<Failure>& mine, const std::function<std::string(const std::string&)>& repro) {
+    Tally t;
+    const std::string& name = found.reference;
+    const std::string path = harness::registry_path(registry.dir, e, name);
+    if (opt.update_registry) {
+      harness::write_registry(path, found, atlas.versions);
+      return t;
+    }
+    RegistryFile reg;
+    if (!harness::read_registry(path, reg)) {
+      fail(e, mine, name + ": no registry file " + path, update_hint());
+      ++unregistered;
+      ++t.unregistered;
+      return t;
+    }
+    const RegistryCheck check(reg.rows);
+    // In a sample run only the sampled inputs' rows can go stale.
+    RegistryCheck::Tested was_tested;
+    if (opt.sample)
+      was_tested = [&](Direction d, const std::string& in) { return tested.count({d, in}) > 0; };
+    std::size_t shown = 0;
+    for (auto& r : found.rows)
+      if (!check.registered(r)) {
+        ++unregistered;
+        ++t.unregistered;
+        if (shown++ < opt.show)
+          fail(e, mine,
+               name + " unregistered divergence: " + to_string(r.direction) + " " + r.input + ": " +
+                   (found.target.empty() ? "PostgreSQL " : "direct ") + r.postgres + ", " +
+                   (found.target.empty() ? name : std::string("through UTF-8")) + " " + r.reference + " (" +
+                   to_string(r.category) + ")",
+               repro(r.input));
+      }
+    for (auto& k : check.stale(found.rows, was_tested)) {
+      ++stale;
+      ++t.stale;
+      const auto t1 = k.find('\t'), t2 = k.find('\t', t1 + 1);
+      if (shown++ < opt.show)
+        fail(e, mine, name + " stale registry row (no longer diverges so): " + k, repro(k.substr(t1 + 1, t2 - t1 - 1)));
+    }
+    if (shown > opt.show)
+      mine.push_back({std::string(info(e).name) + ": " + name + ": ... " +
+                          std::to_string(shown - opt.show) + " more registry mismatches",
+                      ""});
+    return t;
+  }
+
   ReferenceReport compare_reference(Encoding e, oracle::Reference& ref, const std::vector<std::string>& used_by,
                                     const std::vector<std::string>& dec_in, const std::vector<Outcome>& dec_pg,
                                     const std::vector<std::string>& enc_in, const std::vector<Outcome>& enc_pg,
@@ -493,51 +550,104 @@ struct Verifier {
     }
 
     // The registry: exactly these rows.
-    const std::string path = harness::registry_path(registry.dir, e, rr.name);
-    if (opt.update_registry) {
-      harness::write_registry(path, found, atlas.versions);
-      rr.divergences = found.rows.size();
-      return rr;
-    }
-    RegistryFile reg;
-    if (!harness::read_registry(path, reg)) {
-      fail(e, mine, rr.name + ": no registry file " + path, update_hint());
-      ++unregistered;
-      rr.divergences = found.rows.size();
-      return rr;
-    }
-    const RegistryCheck check(reg.rows);
-    // In a sample run only the sampled inputs' rows can go stale.
-    RegistryCheck::Tested was_tested;
-    if (opt.sample)
-      was_tested = [&](Direction d, const std::string& in) { return tested.count({d, in}) > 0; };
-    std::size_t shown = 0;
-    for (auto& r : found.rows)
-      if (!check.registered(r)) {
-        ++unregistered;
-        ++rr.unregistered;
-        if (shown++ < opt.show)
-          fail(e, mine,
-               rr.name + " unregistered divergence: " + to_string(r.direction) + " " + r.input +
-                   ": PostgreSQL " + r.postgres + ", " + rr.name + " " + r.reference + " (" +
-                   to_string(r.category) + ")",
-               "pgcodec verify --encodings " + std::string(info(e).name) + " --references " + rr.name);
-      }
-    for (auto& k : check.stale(found.rows, was_tested)) {
-      ++stale;
-      ++rr.stale;
-      if (shown++ < opt.show)
-        fail(e, mine, rr.name + " stale registry row (no longer diverges so): " + k,
-             "pgcodec verify --encodings " + std::string(info(e).name) + " --references " + rr.name);
-    }
-    if (shown > opt.show)
-      mine.push_back({std::string(info(e).name) + ": " + rr.name + ": ... " +
-                          std::to_string(shown - opt.show) + " more registry mismatches",
-                      ""});
+    const auto t = check_registry(e, found, tested, mine, [&](const std::string&) {
+      return "pgcodec verify --encodings " + std::string(info(e).name) + " --references " + rr.name;
+    });
+    rr.unregistered = t.unregistered;
+    rr.stale = t.stale;
     rr.divergences = found.rows.size();
     return rr;
   }
+
+  // PostgreSQL's direct conversions from the selected encodings against
+  // going through UTF-8: every difference is PostgreSQL's own, and must be a
+  // row of <FROM>.postgres-direct-<TO>.tsv.
+  void compare_direct(const std::vector<Encoding>& list) {
+    auto selected = [&](Encoding e) { return std::find(list.begin(), list.end(), e) != list.end(); };
+    std::vector<oracle::LeftOut> left_out;
+    std::vector<oracle::DirectPair> pairs;
+    for (auto& p : oracle::direct_conversions(server.conninfo(), &left_out))
+      if (selected(p.from) && wanted_reference(opt, direct_reference(p))) pairs.push_back(p);
+    std::map<std::string, std::string> left_by_why;  // why -> "A -> B, C -> D"
+    for (auto& l : left_out)
+      if (selected(l.pair.from)) {
+        auto& names = left_by_why[l.why];
+        names += (names.empty() ? "" : ", ") + oracle::to_string(l.pair);
+      }
+    for (auto& [why, names] : left_by_why) atlas.direct_left_out.push_back(names + ": " + why);
+    const auto t0 = Clock::now();
+    std::size_t inputs = 0, differences = 0;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      const oracle::DirectPair p = pairs[i];
+      const auto t1 = Clock::now();
+      progress.index = i + 1;
+      progress.count = pairs.size();
+      progress.encoding = p.from;
+      progress.step(Step::CompareDirect);
+      std::vector<std::string> in = oracle::direct_inputs(p.from);
+      if (opt.sample && in.size() > opt.sample) {
+        std::mt19937_64 rng(opt.seed * 1000003u + static_cast<std::uint64_t>(to_int(p.from) * 64 + to_int(p.to)));
+        std::shuffle(in.begin(), in.end(), rng);
+        in.resize(opt.sample);
+        std::sort(in.begin(), in.end());
+      }
+      const oracle::DirectComparison cmp = oracle::compare_direct(pool, p, in);
+      DirectReport rep;
+      rep.from = info(p.from).name;
+      rep.to = info(p.to).name;
+      rep.reference = direct_reference(p);
+      rep.inputs = cmp.inputs;
+      rep.differences = cmp.differences.size();
+      RegistryFile found{rep.from, rep.reference, {}, rep.to, {}};
+      std::set<std::pair<Direction, std::string>> tested;
+      if (opt.sample)
+        for (auto& x : in) tested.emplace(Direction::Decode, hex_bytes(x));
+      std::map<std::pair<Category, std::string>, std::size_t> group_of;
+      for (auto& d : cmp.differences) {
+        RegistryRow row{Direction::Decode, hex_bytes(d.input), harness::transcoded_text(d.direct, d.direct_reads),
+                        harness::transcoded_text(d.via_utf8, d.via_reads), d.category, oracle::explain_direct(cmp, d)};
+        const std::string sql = oracle::direct_sql(p, d.input);
+        found.group_sql.emplace(row.note, sql);
+        auto [it, fresh] = group_of.emplace(std::pair{d.category, row.note}, rep.groups.size());
+        if (fresh) rep.groups.push_back({to_string(d.category), row.note, 0, {}});
+        DirectGroup& g = rep.groups[it->second];
+        if (g.count++ < 3) g.examples.push_back({row.input, row.postgres, row.reference, sql});
+        found.rows.push_back(std::move(row));
+      }
+      std::vector<Failure> mine;
+      const auto t = check_registry(p.from, found, tested, mine, [&](const std::string& input) {
+        std::string bytes;
+        for (std::size_t k = 0; k < input.size(); k += 3)
+          bytes.push_back(static_cast<char>(std::stoul(input.substr(k, 2), nullptr, 16)));
+        return oracle::direct_sql(p, bytes);
+      });
+      rep.unregistered = t.unregistered;
+      rep.stale = t.stale;
+      inputs += rep.inputs;
+      differences += rep.differences;
+      std::ostringstream line;
+      line << oracle::to_string(p) << " (direct): " << rep.inputs << " characters; " << rep.differences
+           << " differ from going through UTF-8 (PostgreSQL's own inconsistency)";
+      if (t.unregistered || t.stale) line << "; " << t.unregistered << " unregistered, " << t.stale << " stale";
+      line << " (" << static_cast<int>(since(t1) * 10) / 10.0 << " s)";
+      progress.line(line.str());
+      for (std::size_t k = 0; k < mine.size() && k < opt.show * 3; ++k)
+        progress.line("  FAIL " + mine[k].what + (mine[k].command.empty() ? "" : "\n       reproduce: " + mine[k].command));
+      failures.insert(failures.end(), mine.begin(), mine.end());
+      atlas.direct.push_back(std::move(rep));
+    }
+    if (!pairs.empty())
+      progress.line("pgcodec verify: " + std::to_string(pairs.size()) + " direct conversions, " +
+                    std::to_string(inputs) + " characters, " + std::to_string(differences) +
+                    " differences from going through UTF-8 (" + std::to_string(static_cast<int>(since(t0))) + " s)");
+    for (auto& l : atlas.direct_left_out) progress.line("pgcodec verify: left out " + l);
+  }
+
+  static std::string direct_reference(oracle::DirectPair p) {
+    return "postgres-direct-" + std::string(info(p.to).name);
+  }
 };
+
 
 std::string python_version() {
   oracle::python_codec_name("utf-8");  // starts the interpreter
@@ -562,8 +672,14 @@ int run_verify(const VerifyOptions& opt) {
     for (auto& i : encodings()) list.push_back(i.id);
   v.atlas.versions = "PostgreSQL " + v.pool.server_version().substr(0, v.pool.server_version().find(' ')) +
                      ", ICU " + U_ICU_VERSION + ", Python " + python_version();
-  v.progress.total_weight = 0;
-  for (auto e : list) v.progress.total_weight += weight(e);
+  // Only direct conversions asked for: the per-encoding steps have nothing to do.
+  const bool direct_only =
+      !opt.references.empty() && std::all_of(opt.references.begin(), opt.references.end(),
+                                             [](const std::string& r) { return r.starts_with("postgres-direct"); });
+  const std::size_t direct_weight = 4;
+  v.progress.total_weight = direct_weight;
+  if (!direct_only)
+    for (auto e : list) v.progress.total_weight += weight(e);
   v.progress.line("pgcodec verify: " + std::to_string(list.size()) + " encodings, " +
                   (opt.sample ? "a sample of " + std::to_string(opt.sample) + " inputs per direction"
                               : std::string("every enumerated input")) +
@@ -571,19 +687,21 @@ int run_verify(const VerifyOptions& opt) {
                   (v.server.is_throwaway() ? " (throwaway server)" : ""));
 
   // The server works on the next encoding while this thread compares.
+  const std::vector<Encoding> per_encoding = direct_only ? std::vector<Encoding>{} : list;
   auto launch = [&](std::size_t i) {
-    return std::async(std::launch::async, [&v, e = list[i], &opt] { return v.probe(e, opt.seed + static_cast<std::uint64_t>(to_int(e))); });
+    return std::async(std::launch::async, [&v, e = per_encoding[i], &opt] { return v.probe(e, opt.seed + static_cast<std::uint64_t>(to_int(e))); });
   };
-  std::future<oracle::Answers> next = launch(0);
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    const Encoding e = list[i];
+  std::future<oracle::Answers> next;
+  if (!per_encoding.empty()) next = launch(0);
+  for (std::size_t i = 0; i < per_encoding.size(); ++i) {
+    const Encoding e = per_encoding[i];
     v.progress.index = i + 1;
-    v.progress.count = list.size();
+    v.progress.count = per_encoding.size();
     v.progress.encoding = e;
     v.progress.step(Step::ProbeServer);
     const auto t1 = Clock::now();
     oracle::Answers a = next.get();
-    if (i + 1 < list.size()) next = launch(i + 1);
+    if (i + 1 < per_encoding.size()) next = launch(i + 1);
     std::vector<Failure> mine;
     EncodingReport rep = v.verify(e, a, mine);
     std::ostringstream line;
@@ -602,6 +720,9 @@ int run_verify(const VerifyOptions& opt) {
     v.failures.insert(v.failures.end(), mine.begin(), mine.end());
     v.atlas.encodings.push_back(std::move(rep));
   }
+
+  v.compare_direct(list);
+  v.progress.done_weight += direct_weight;
 
   // Summary.
   const bool full = !opt.sample && opt.encodings.empty() && opt.references.empty();

@@ -18,7 +18,8 @@ using harness::Direction;
 
 // The named steps of a run. Each encoding goes through the first six in
 // order (the server already answers for the next encoding while this one is
-// compared); the atlas is written once at the end.
+// compared); the direct conversions from the selected encodings are
+// compared once after them, and the atlas is written once at the end.
 enum class Step : std::uint8_t {
   ProbeServer,          // ask the server about every enumerated input
   CheckPgcodec,         // pgcodec's cached, by-name and table paths must give its answers
@@ -26,6 +27,7 @@ enum class Step : std::uint8_t {
   LiveRoundTrip,        // one live round (oracle/live.hpp) on the UTF8 database, client_encoding = it
   FindInconsistencies,  // PostgreSQL against itself (one-way and many-to-one mappings)
   CompareReferences,    // ICU and Python against the server, and against the registry
+  CompareDirect,        // once per run: PostgreSQL's direct conversions against going through UTF-8
   WriteAtlas,
 };
 const char* to_string(Step s) noexcept;  // "asking the server", ...
@@ -40,7 +42,10 @@ struct Progress {
 
 struct VerifyOptions {
   std::vector<Encoding> encodings;         // empty: all 42
-  std::vector<std::string> references;     // empty: all; else names or prefixes ("icu", "python")
+  // Empty: all; else names or prefixes ("icu", "python", "postgres-direct").
+  // When every one names direct conversions ("postgres-direct",
+  // "postgres-direct-EUC_JP"), only the direct-conversion step runs.
+  std::vector<std::string> references;
   std::size_t sample = 0;                  // 0: exhaustive; else inputs per direction
   std::size_t strings = 400;               // random strings per direction and encoding
   int jobs = 3;                            // server connections

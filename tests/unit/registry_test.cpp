@@ -103,6 +103,55 @@ TEST(Registry, WrittenFilesReadBackToTheSameRows) {
   std::filesystem::remove_all(dir);
 }
 
+// A direct-conversion file (<FROM>.postgres-direct-<TO>.tsv): outputs are
+// bytes in the target with what the target reads them as, failures as in
+// any file; the rows fold and check as any, and each group's SQL reads back.
+TEST(Registry, DirectConversionRowsRenderBothSidesAndReadBack) {
+  EXPECT_EQ(transcoded_text(Outcome::converted("\xad\xf0"), std::string("\xe2\x89\x92")), "ad f0 [U+2252]");
+  EXPECT_EQ(transcoded_text(Outcome::converted("\x8e\xa3\xc3\xb7"), std::nullopt), "8e a3 c3 b7 [unreadable]");
+  EXPECT_EQ(transcoded_text(Outcome::failed(OutcomeKind::NoEquivalent, 0), std::string("x")), "no-equivalent");
+  EXPECT_EQ(transcoded_text(Outcome::failed(OutcomeKind::InvalidByteSequence, 2), std::nullopt), "invalid@2");
+
+  const auto dir = std::filesystem::temp_directory_path() / "pgcodec-registry-direct-test";
+  std::filesystem::create_directories(dir);
+  const std::string two = "PostgreSQL's SJIS -> EUC_JP conversion writes them with other bytes";
+  const std::string sub = "PostgreSQL's SJIS -> EUC_JP conversion writes its substitute";
+  RegistryFile f{"SJIS", "postgres-direct-EUC_JP", {}, "EUC_JP", {}};
+  f.rows.push_back({Direction::Decode, "87 90", "ad f0 [U+2252]", "a2 e2 [U+2252]", Category::DifferentMapping, two});
+  for (unsigned t = 0x40; t < 0x4a; ++t) {
+    char in[8];
+    std::snprintf(in, sizeof in, "fa %02x", t);
+    f.rows.push_back({Direction::Decode, in, "a2 ae [U+3013]", "no-equivalent", Category::OnlyExpected, sub});
+  }
+  f.group_sql[two] = "SELECT convert('\\x8790'::bytea, 'SJIS', 'EUC_JP') AS direct;";
+  f.group_sql[sub] = "SELECT convert('\\xfa40'::bytea, 'SJIS', 'EUC_JP') AS direct;";
+  const std::string path = registry_path(dir.string(), Encoding::SJIS, "postgres-direct-EUC_JP");
+  EXPECT_EQ(std::filesystem::path(path).filename(), "SJIS.postgres-direct-EUC_JP.tsv");
+  write_registry(path, f, "test");
+
+  std::ifstream in(path);
+  std::string first;
+  std::getline(in, first);
+  EXPECT_NE(first.find("direct conversion SJIS -> EUC_JP"), std::string::npos) << first;
+
+  RegistryFile back;
+  ASSERT_TRUE(read_registry(path, back));
+  ASSERT_EQ(back.rows.size(), 2u);  // the mapping row and one range
+  EXPECT_EQ(back.rows[0].input, "87 90");
+  EXPECT_EQ(back.rows[0].postgres, "ad f0 [U+2252]");
+  EXPECT_EQ(back.rows[0].reference, "a2 e2 [U+2252]");
+  EXPECT_EQ(back.rows[1].input, "fa 40..fa 49");
+  EXPECT_EQ(back.rows[1].postgres, "converts");
+  EXPECT_EQ(back.group_sql, f.group_sql);
+  const RegistryCheck check(back.rows);
+  for (auto& r : f.rows) EXPECT_TRUE(check.registered(r)) << r.input;
+  EXPECT_TRUE(check.stale(f.rows).empty());
+  // The direct side converting to other bytes is another divergence.
+  EXPECT_FALSE(check.registered(
+      {Direction::Decode, "87 90", "ad f1 [U+2252]", "a2 e2 [U+2252]", Category::DifferentMapping, two}));
+  std::filesystem::remove_all(dir);
+}
+
 // Every row of every committed registry file reads into a typed row that
 // writes back as the same line (the files are outputs of `pgcodec verify`).
 TEST(Registry, CommittedRowsReadBackToTheSameLines) {

@@ -250,7 +250,9 @@ int main(int argc, char** argv) {
       ->delimiter(',');
   verify->add_option("--references", vo.references,
                      "Only these references (comma-separated): full names such as python-cp932 or\n"
-                     "icu-windows-31j, or the prefixes icu and python")
+                     "icu-windows-31j, or the prefixes icu and python; postgres-direct (or\n"
+                     "postgres-direct-EUC_JP) alone runs only the comparison of PostgreSQL's direct\n"
+                     "conversions with going through UTF-8")
       ->delimiter(',');
   auto* sample_opt = verify->add_option("--sample", vo.sample,
                                         "Ask about N random inputs per direction and encoding instead of all");
