@@ -150,13 +150,22 @@ RegistryCheck::RegistryCheck(const std::vector<RegistryRow>& registered) {
     const auto dots = r.input.find("..");
     if (dots == std::string::npos) {
       exact_.insert(r.key());
+      inputs_.insert(std::string(to_string(r.direction)) + '\t' + r.input);
       continue;
     }
     std::uint64_t lo = 0, hi = 0;
     if (!input_number(r, r.input.substr(0, dots), lo) || !input_number(r, r.input.substr(dots + 2), hi) || hi < lo)
       throw std::runtime_error("registry: bad range " + r.input);
-    for (std::uint64_t n = lo; n <= hi; ++n) members_.insert(member_key(r, number_text(r, n)));
+    for (std::uint64_t n = lo; n <= hi; ++n) {
+      const std::string member = number_text(r, n);
+      members_.insert(member_key(r, member));
+      inputs_.insert(std::string(to_string(r.direction)) + '\t' + member);
+    }
   }
+}
+
+bool RegistryCheck::lists(Direction d, const std::string& input) const {
+  return inputs_.count(std::string(to_string(d)) + '\t' + input) > 0;
 }
 
 bool RegistryCheck::registered(const RegistryRow& r) const {

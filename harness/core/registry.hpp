@@ -53,6 +53,9 @@ class RegistryCheck {
   explicit RegistryCheck(const std::vector<RegistryRow>& registered);
   // Whether this divergence (an unfolded row) is registered.
   bool registered(const RegistryRow& r) const;
+  // Whether any row (or member of a range row) is about this input, however
+  // the two sides differ on it: "is this character a registered divergence".
+  bool lists(Direction d, const std::string& input) const;
   // Registered rows (or members of range rows) that `found` lacks, as
   // "direction<TAB>input<TAB>postgres<TAB>reference<TAB>category"; only inputs
   // `tested` accepts count when it is given (sample runs).
@@ -61,6 +64,7 @@ class RegistryCheck {
 
  private:
   std::unordered_set<std::string> exact_, members_;
+  std::unordered_set<std::string> inputs_;  // direction TAB input
 };
 
 struct RegistryFile {

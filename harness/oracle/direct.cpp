@@ -40,6 +40,7 @@ const char* failure_word(const Outcome& o) {
 std::string to_string(DirectPair p) { return name_of(p.from) + " -> " + name_of(p.to); }
 
 std::vector<DirectPair> direct_conversions(const std::string& conninfo, std::vector<LeftOut>* left_out) {
+  if (left_out) left_out->clear();  // none today; the parameter stays for pairs a later server adds
   Connection conn(conninfo);
   auto r = conn.exec(
       "SELECT pg_encoding_to_char(conforencoding), pg_encoding_to_char(contoencoding) FROM pg_conversion "
@@ -52,22 +53,26 @@ std::vector<DirectPair> direct_conversions(const std::string& conninfo, std::vec
                                std::string(r.get(row, 0)) + " -> " + std::string(r.get(row, 1)));
     auto plain = [](Encoding e) { return e != Encoding::UTF8 && e != Encoding::SQL_ASCII; };
     if (!plain(*from) || !plain(*to)) continue;
-    const DirectPair p{*from, *to};
-    if (*from == Encoding::MULE_INTERNAL || *to == Encoding::MULE_INTERNAL) {
-      if (left_out)
-        left_out->push_back({p, "PostgreSQL has no conversion between MULE_INTERNAL and UTF8: going through "
-                                "UTF-8 is pgcodec's policy (docs/mule-internal.md), not a server path"});
-      continue;
-    }
-    out.push_back(p);
+    out.push_back(DirectPair{*from, *to});
   }
   return out;
 }
 
+namespace {
+
+// Decodes, or is well formed without a UTF-8 equivalent (SJIS 87 c2: the
+// direct conversions may still convert such characters arithmetically).
+bool well_formed(Encoding from, const std::string& s) {
+  const Outcome o = pgcodec_convert(from, true, s);
+  return o.ok() || o.kind == harness::OutcomeKind::NoEquivalent;
+}
+
+}  // namespace
+
 std::vector<std::string> direct_inputs(Encoding from) {
   std::vector<std::string> out;
   for (auto& s : harness::decode_candidates(from))
-    if (harness::single_char(from, s) && pgcodec_convert(from, true, s).ok()) out.push_back(std::move(s));
+    if (harness::single_char(from, s) && well_formed(from, s)) out.push_back(std::move(s));
   return out;
 }
 
@@ -80,7 +85,8 @@ DirectComparison compare_direct(ProbePool& pool, DirectPair p, const std::vector
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     Outcome d = to_outcome(direct[i]);
     const Outcome text = pgcodec_convert(p.from, true, inputs[i]);
-    Outcome via = pgcodec_convert(p.to, false, text.output);
+    // A character with no UTF-8 equivalent fails through UTF-8 on the way in.
+    Outcome via = text.ok() ? pgcodec_convert(p.to, false, text.output) : text;
     // One character: a failure is at its first byte on both sides.
     if (!d.ok()) d.offset = 0;
     if (!via.ok()) via.offset = 0;
@@ -94,7 +100,23 @@ DirectComparison compare_direct(ProbePool& pool, DirectPair p, const std::vector
     if (x.direct.ok()) outputs.push_back(x.direct.output);
     if (x.via_utf8.ok()) outputs.push_back(x.via_utf8.output);
   }
-  const auto reads = pool.run({name_of(p.to), "UTF8"}, outputs.size(), [&](std::size_t i) { return outputs[i]; });
+  // MULE_INTERNAL has no conversion to UTF8 on the server: pgcodec reads it
+  // through its member encodings, as the verifier holds it to PostgreSQL.
+  std::vector<Probe> reads;
+  if (p.to == Encoding::MULE_INTERNAL) {
+    for (auto& o : outputs) {
+      const Outcome t = pgcodec_convert(p.to, true, o);
+      Probe r;
+      r.verdict = t.ok() && t.output.size() <= sizeof r.bytes ? Verdict::Ok : Verdict::NoEquivalent;
+      if (r.verdict == Verdict::Ok) {
+        std::copy(t.output.begin(), t.output.end(), r.bytes);
+        r.size = static_cast<std::uint8_t>(t.output.size());
+      }
+      reads.push_back(std::move(r));
+    }
+  } else {
+    reads = pool.run({name_of(p.to), "UTF8"}, outputs.size(), [&](std::size_t i) { return outputs[i]; });
+  }
   std::size_t k = 0;
   for (auto& x : c.differences) {
     if (x.direct.ok() && reads[k++].verdict == Verdict::Ok) x.direct_reads = std::string(reads[k - 1].output());
@@ -117,6 +139,9 @@ DirectComparison compare_direct(ProbePool& pool, DirectPair p, const std::vector
 std::string direct_sql(DirectPair p, std::string_view input) {
   const std::string bytes = "'\\x" + harness::hex_digits(input) + "'::bytea", f = name_of(p.from),
                     t = name_of(p.to);
+  if (p.from == Encoding::MULE_INTERNAL || p.to == Encoding::MULE_INTERNAL)
+    return "SELECT convert(" + bytes + ", '" + f + "', '" + t + "') AS direct; -- through UTF-8 there is no "
+           "server path: MULE_INTERNAL goes through its member encodings (docs/mule-internal.md)";
   return "SELECT convert(" + bytes + ", '" + f + "', '" + t + "') AS direct, convert(convert(" + bytes + ", '" +
          f + "', 'UTF8'), 'UTF8', '" + t + "') AS via_utf8;";
 }
@@ -164,6 +189,9 @@ std::string explain_direct(const DirectComparison& c, const DirectDifference& d)
         return conv + " keeps " + these + ", where going through UTF-8 writes bytes " + t + " reads as other characters";
       return conv + " maps " + these + " to other characters than going through UTF-8";
     case Category::OnlyExpected:
+      if (d.text.empty())  // no character decodes to nothing: `from` has no UTF-8 equivalent for it
+        return conv + " converts " + chars + " that " + name_of(p.from) + " -> UTF8 has no equivalent for" +
+               (d.direct_reads ? "" : ", to bytes " + t + " cannot read back");
       if (!d.direct_reads)
         return conv + " writes " + these + " as bytes " + t + " cannot read back, where going through UTF-8 finds no equivalent";
       if (substitute)

@@ -39,7 +39,8 @@ struct LeftOut {
 std::vector<DirectPair> direct_conversions(const std::string& conninfo, std::vector<LeftOut>* left_out = nullptr);
 
 // The inputs asked about: each of harness::decode_candidates(from) that is
-// one character by its lead byte and that `from` decodes.
+// one character by its lead byte and well formed in `from`: it decodes, or
+// has no UTF-8 equivalent (which a direct conversion may still convert).
 std::vector<std::string> direct_inputs(Encoding from);
 
 struct DirectDifference {

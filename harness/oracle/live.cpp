@@ -464,6 +464,58 @@ std::string LiveSession::Impl::path_note(Encoding from) const {
          "'); convert() verifies all its input first: ";
 }
 
+namespace {
+
+// Whether a difference between pgcodec's way through UTF-8 (`via`) and
+// PostgreSQL's direct conversion to or from MULE_INTERNAL (`direct`) is one
+// of the two PostgreSQL's design makes (see judge_direct).
+bool mule_difference_expected(Encoding from, Encoding to, const Outcome& via, const Outcome& direct) {
+  // The direct conversion stops at a character whose set it does not
+  // convert, which the composition through the member encoding does.
+  if (!direct.ok())
+    return direct.kind == OutcomeKind::NoEquivalent && direct.bytes && !direct.bytes->empty() &&
+           via_utf8(from, to, *direct.bytes).ok();
+  if (!via.ok()) return false;
+  const Codec& t = codec(to);
+  auto text = [&](const std::string& bytes) -> std::optional<std::string> {
+    std::string out(*t.max_decoded_size(bytes.size()), '\0');
+    const pgcodec::Result r = t.decode(bytes, out);
+    if (!r.ok()) return std::nullopt;
+    out.resize(r.written);
+    return out;
+  };
+  const auto a = text(via.output), b = text(direct.output);
+  return a && b && *a == *b;
+}
+
+// PostgreSQL's conversions from MULE_INTERNAL (mic2euc_cn and the others)
+// look at a character's set before its length: a character cut off by the
+// end, of a set the target lacks, is "no equivalent" there, where reading
+// it (pgcodec, and any path through UTF-8) finds it malformed. No registry
+// row can hold it (the registry is of whole characters).
+bool mule_checks_set_first(Encoding from, const Outcome& direct) {
+  if (from != Encoding::MULE_INTERNAL || direct.ok() || direct.kind != OutcomeKind::NoEquivalent || !direct.bytes)
+    return false;
+  const Codec& m = codec(from);
+  std::string out(*m.max_decoded_size(direct.bytes->size()), '\0');
+  const pgcodec::Result r = m.decode(*direct.bytes, out);
+  return !r.ok() && r.error.kind == ErrorKind::InvalidByteSequence;
+}
+
+// Whether some character of `in` (bytes in `from`) is registered as one on
+// which PostgreSQL's direct conversion disagrees with UTF-8.
+bool registered_in(const LiveOptions& opt, Encoding from, Encoding to, std::string_view in) {
+  const Codec& f = codec(from);
+  for (std::size_t at = 0; at < in.size();) {
+    const std::size_t n = std::max<std::size_t>(1, f.char_length(in, at));
+    if (opt.registered_direct(from, to, in.substr(at, n))) return true;
+    at += n;
+  }
+  return false;
+}
+
+}  // namespace
+
 void LiveSession::Impl::judge_direct(LiveReport& out, const LiveOptions& opt, LiveStep step, Encoding from,
                                      Encoding to, const std::string& in, const Outcome& expected,
                                      const Outcome& actual) {
@@ -487,6 +539,13 @@ void LiveSession::Impl::judge_direct(LiveReport& out, const LiveOptions& opt, Li
     const std::optional<Expected> invalid = first_invalid(from, in);
     const Outcome ours = invalid ? invalid->outcome : via_utf8(from, to, in);
     if (harness::agree(ours, server_via)) {
+      if (opt.registered_direct && from != Encoding::UTF8 && to != Encoding::UTF8 && !registered_in(opt, from, to, in)) {
+        mismatch(out, opt, step, harness::hex_bytes(in) + " (" + name_of(from) + ")", server_via, actual,
+                 path_note(from) + direct_sql + "; " + via_sql + "; -- PostgreSQL disagrees with itself here, "
+                 "but no character of it is in the registry's " + name_of(from) + ".postgres-direct-" +
+                 name_of(to) + ".tsv: run pgcodec verify --references postgres-direct");
+        return;
+      }
       ++out.counts.inconsistencies;
       if (seen_inconsistent.insert(in).second && out.inconsistencies.size() < opt.keep)
         out.inconsistencies.push_back(LiveInconsistency{step, harness::hex_bytes(in), harness::describe(actual),
@@ -495,11 +554,22 @@ void LiveSession::Impl::judge_direct(LiveReport& out, const LiveOptions& opt, Li
       return;
     }
   }
-  if (direct && (from == Encoding::MULE_INTERNAL || to == Encoding::MULE_INTERNAL)) {
+  if (direct && (from == Encoding::MULE_INTERNAL || to == Encoding::MULE_INTERNAL) &&
+      (opt.registered_direct ? registered_in(opt, from, to, in) || mule_checks_set_first(from, actual)
+                             : mule_difference_expected(from, to, expected, actual))) {
     // PostgreSQL converts MULE_INTERNAL only directly, within the other
     // side's own character sets; through UTF-8 is pgcodec's composition
     // through the member encoding (docs/mule-internal.md), which the
-    // server cannot be asked about but the table generator checked.
+    // server cannot be asked about but the table generator checked. The
+    // two may differ in two ways only: the direct conversion lacks a
+    // character set the composition reaches (no equivalent, at a character
+    // that the composition converts), or both
+    // convert and the bytes are two spellings of the same text (MULE has a
+    // character set per member: LATIN2's A-acute is 82 c1 directly and
+    // LATIN1's 81 c1 through UTF-8). Anything else is a mismatch. With the
+    // registry at hand (its postgres-direct files cover MULE_INTERNAL's
+    // conversions too, every character) a character of the input must be
+    // registered instead.
     ++out.counts.inconsistencies;
     if (seen_inconsistent.insert(in).second && out.inconsistencies.size() < opt.keep)
       out.inconsistencies.push_back(LiveInconsistency{
@@ -1004,7 +1074,9 @@ void LiveSession::Impl::step_bad_copy(std::mt19937_64& rng, const LiveOptions& o
   const std::size_t got_line = r.ok ? 0 : context_line(r.context);
   if (harness::agree(expected, actual) && want_line == got_line) return;
   const std::size_t line = got_line ? got_line : want_line;
-  const std::string value = line ? copy_value(data, line) : data;
+  // A line with its newline: a lead byte at its end takes the newline into
+  // the character PostgreSQL reads (SJIS 96 0a), as it does in the data.
+  const std::string value = line ? copy_value(data, line) + "\n" : data;
   if (harness::agree(expected, actual)) {
     mismatch(out, opt, LiveStep::BadCopy, harness::hex_bytes(data),
              Outcome::converted("error on line " + std::to_string(want_line)),
@@ -1014,8 +1086,26 @@ void LiveSession::Impl::step_bad_copy(std::mt19937_64& rng, const LiveOptions& o
   }
   // Judge the line's bytes alone, as a parameter would be.
   const std::optional<Expected> line_err = copy_error(value);
-  judge_direct(out, opt, LiveStep::BadCopy, client, server, value,
-               line_err ? line_err->outcome : stored_for(value), actual);
+  const Outcome line_expected = line_err ? line_err->outcome : stored_for(value);
+  if (got_line > 1 && harness::agree(line_expected, actual)) {
+    // The server's line fails alone as it says: the difference is in the
+    // lines before it, which the direct conversion took in and going
+    // through UTF-8 does not (a character only the direct conversion
+    // converts). Judge those lines, which the server accepted.
+    std::size_t end = 0;
+    for (std::size_t k = 1; k < got_line && end != std::string::npos; ++k) {
+      end = data.find('\n', end);
+      if (end != std::string::npos) ++end;
+    }
+    if (end != std::string::npos && end > 0) {
+      const std::string before = data.substr(0, end);
+      const std::optional<Expected> before_err = copy_error(before);
+      judge_direct(out, opt, LiveStep::BadCopy, client, server, before,
+                   before_err ? before_err->outcome : stored_for(before), Outcome::converted("(accepted)"));
+      return;
+    }
+  }
+  judge_direct(out, opt, LiveStep::BadCopy, client, server, value, line_expected, actual);
 }
 
 void LiveSession::Impl::step_bad_result(std::mt19937_64& rng, const LiveOptions& opt, LiveReport& out) {

@@ -36,10 +36,12 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pgcodec/encoding.hpp"
@@ -109,6 +111,13 @@ struct LiveOptions {
   // is compared (the expected bytes, or the bytes an expected error
   // quotes), so that a test can make it wrong and see the mismatch reported.
   void (*alter_expected)(LiveStep step, std::string& expected) = nullptr;
+  // Whether PostgreSQL's direct conversion `from` -> `to` is registered as
+  // disagreeing with UTF-8 on this one character (bytes in `from`): the
+  // divergence registry's postgres-direct files (oracle/direct.hpp). When
+  // set, an inconsistency on a pair the registry covers (neither end UTF8
+  // nor MULE_INTERNAL) must contain a registered character, or it is a
+  // mismatch: the registry lacks it.
+  std::function<bool(Encoding from, Encoding to, std::string_view character)> registered_direct;
 };
 
 class LiveSession {

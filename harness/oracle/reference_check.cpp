@@ -148,6 +148,8 @@ std::vector<ReferenceSubject> registry_subjects(const std::string& dir) {
     const std::optional<Encoding> e = lookup(file.substr(0, dot));
     if (!e) continue;
     ReferenceSubject s{*e, file.substr(dot + 1, file.size() - dot - 1 - 4), ""};
+    // PostgreSQL against itself (oracle/direct.hpp), not a reference codec.
+    if (s.reference.starts_with("postgres-")) continue;
     if (s.reference.starts_with("python-")) s.python = s.reference.substr(7);
     v.push_back(std::move(s));
   }

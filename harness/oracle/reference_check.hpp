@@ -59,8 +59,9 @@ struct ReferenceSubject {
   std::string python;     // the Python codec, empty for ICU
 };
 
-// Every registry file under `dir`, as a subject. Reads file names only
-// (starts no Python).
+// Every registry file of a reference (ICU, Python) under `dir`, as a
+// subject; the postgres-direct files, PostgreSQL against itself, are not
+// one. Reads file names only (starts no Python).
 std::vector<ReferenceSubject> registry_subjects(const std::string& dir);
 // The references the verifier compares for `e`, by their registry names.
 std::vector<std::string> references_of(Encoding e);

@@ -16,9 +16,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/registry.hpp"
 #include "oracle/live.hpp"
 #include "oracle/pq.hpp"
 #include "oracle/temp_server.hpp"
+#include "verifier/registry_location.hpp"
 
 namespace pgcodec::verifier {
 namespace {
@@ -213,11 +215,28 @@ class LiveRun {
   // few connections to spare, so at most this many are open at once.
   std::size_t max_open() const { return throwaway_ ? 24 : 4; }
 
-  oracle::LiveOptions live_options() const {
+  oracle::LiveOptions live_options() {
     oracle::LiveOptions lo;
     lo.values = o_.values;
     lo.writes = throwaway_ || o_.allow_writes;
+    lo.registered_direct = [this](Encoding from, Encoding to, std::string_view character) {
+      return direct_registry(from, to).lists(harness::Direction::Decode,
+                                             harness::input_text(character, harness::Direction::Decode));
+    };
     return lo;
+  }
+
+  // The registry's rows for PostgreSQL's direct conversion from -> to, read
+  // when a pair first meets an inconsistency (none if there is no file).
+  const harness::RegistryCheck& direct_registry(Encoding from, Encoding to) {
+    auto& slot = direct_[{from, to}];
+    if (!slot) {
+      if (registry_dir_.empty()) registry_dir_ = o_.registry ? *o_.registry : locate_registry().dir;
+      harness::RegistryFile f;
+      harness::read_registry(harness::registry_path(registry_dir_, from, "postgres-direct-" + name_of(to)), f);
+      slot = std::make_unique<harness::RegistryCheck>(f.rows);
+    }
+    return *slot;
   }
 
   // One round of one pair; a fault names the pair and the round.
@@ -443,6 +462,8 @@ class LiveRun {
   oracle::LiveOptions lo_;
   Clock::time_point start_ = Clock::now(), t0_ = start_;
   std::optional<Fault> fault_;
+  std::string registry_dir_;
+  std::map<std::pair<Encoding, Encoding>, std::unique_ptr<harness::RegistryCheck>> direct_;
 };
 
 }  // namespace

@@ -26,6 +26,10 @@ struct LiveRunOptions {
   bool allow_writes = false;               // with a dsn: temporary tables may be created
   bool json = false;                       // the report as JSON on standard output
   std::size_t values = 8;                  // values per step and round
+  // The divergence registry whose postgres-direct files every PostgreSQL
+  // inconsistency met on a non-UTF8 database must be in (default:
+  // locate_registry(), as for `pgcodec verify`).
+  std::optional<std::string> registry;
   // Progress (a bar on a terminal) and report lines; standard error by default.
   std::function<void(double fraction, const std::string& what)> on_progress;
   std::function<void(const std::string&)> on_line;

@@ -62,6 +62,8 @@ TEST(Registry, CheckAcceptsExactlyTheRegisteredDivergences) {
   EXPECT_FALSE(check.registered(enc(0x105, "invalid", "41")));
   EXPECT_FALSE(check.registered(enc(0x114, "no-equivalent", "41")));  // outside the range
   EXPECT_FALSE(check.registered(enc(0x300, "no-equivalent", "42")));  // single rows are exact
+  EXPECT_TRUE(check.lists(Direction::Encode, "U+0300"));  // ... but list their input
+  EXPECT_FALSE(check.lists(Direction::Encode, "U+0301"));
   // Found everything but U+0107 and U+0300: both are stale.
   auto found = rows;
   found.erase(found.begin() + 7);
@@ -82,6 +84,11 @@ TEST(Registry, DecodeRangesCountBytesAsBigEndianCodes) {
   const RegistryCheck check(folded);
   EXPECT_TRUE(check.registered({Direction::Decode, "81 4a", "invalid", "U+1234", Category::OnlyActual, "n"}));
   EXPECT_FALSE(check.registered({Direction::Decode, "81 50", "invalid", "U+1234", Category::OnlyActual, "n"}));
+  // lists(): is there any row about this input (range members included).
+  EXPECT_TRUE(check.lists(Direction::Decode, "81 40"));
+  EXPECT_TRUE(check.lists(Direction::Decode, "81 4f"));
+  EXPECT_FALSE(check.lists(Direction::Decode, "81 50"));
+  EXPECT_FALSE(check.lists(Direction::Encode, "81 4a"));
 }
 
 TEST(Registry, WrittenFilesReadBackToTheSameRows) {

@@ -283,7 +283,10 @@ int main(int argc, char** argv) {
       "and COPY data: the server's error (SQLSTATE, the bytes its message names, COPY's line)\n"
       "must be the first error `pgcodec check` reports for the same bytes.\n"
       "Where a non-UTF8 server converts directly and that differs from going through UTF-8,\n"
-      "the difference is reported as PostgreSQL's inconsistency, with its SQL, not a failure.\n\n"
+      "the difference is reported as PostgreSQL's inconsistency, with its SQL, not a failure,\n"
+      "provided the divergence registry (--registry) lists one of its characters among that\n"
+      "conversion's differences (<FROM>.postgres-direct-<TO>.tsv, which `pgcodec verify` writes\n"
+      "and checks exhaustively); an inconsistency the registry lacks is a mismatch.\n\n"
       "By default a throwaway server is started (and removed at the end, also on ^C) with one\n"
       "database per server encoding (template0, locale C), SQL_ASCII and MULE_INTERNAL included.\n"
       "With --dsn (or PGCODEC_DSN) only that database runs, in its own encoding, and nothing is\n"
@@ -317,6 +320,8 @@ int main(int argc, char** argv) {
   live->add_flag("--allow-writes", lr.allow_writes,
                  "With --dsn: let COPY FROM create temporary tables (nothing else is written)");
   live->add_flag("--json", lr.json, "The report as one JSON object on standard output");
+  live->add_option("--registry", lr.registry,
+                   "Directory of the divergence registry (default: as for verify)");
   live->add_option("--values", lr.values, "Values per step and round")->capture_default_str()->type_name("N");
   try {
     app.parse(argc, argv);
