@@ -15,6 +15,7 @@
 #include "core/text.hpp"
 #include "oracle/postgres.hpp"
 #include "oracle/pq.hpp"
+#include "live_server.hpp"
 #include "oracle/temp_server.hpp"
 #include "pgcodec/codec.hpp"
 #include "tables/table.hpp"
@@ -31,10 +32,7 @@ using pgcodec::harness::Outcome;
 using pgcodec::harness::OutcomeKind;
 using pgcodec::oracle::Connection;
 
-pgcodec::oracle::ServerLease& server() {
-  static pgcodec::oracle::ServerLease lease;
-  return lease;
-}
+pgcodec::oracle::ServerLease& server() { return pgcodec::testing::live_server(); }
 
 Outcome ours(const pgcodec::Result& r, std::string_view out) { return pgcodec::harness::from_result(r, out); }
 

@@ -16,6 +16,7 @@
 
 #include "oracle/live.hpp"
 #include "oracle/pq.hpp"
+#include "live_server.hpp"
 #include "oracle/temp_server.hpp"
 
 namespace {
@@ -25,10 +26,7 @@ using pgcodec::oracle::LiveOptions;
 using pgcodec::oracle::LiveReport;
 using pgcodec::oracle::LiveSession;
 
-pgcodec::oracle::ServerLease& server() {
-  static pgcodec::oracle::ServerLease lease;
-  return lease;
-}
+pgcodec::oracle::ServerLease& server() { return pgcodec::testing::live_server(); }
 
 // A database in `enc` (locale C), created once; its conninfo.
 std::string database(Encoding enc) {

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <iomanip>
 #include <memory>
 #include <iostream>
@@ -92,6 +93,26 @@ const pgcodec::Codec* usable_codec(const std::string& name, const char* what) {
   return c;
 }
 
+// Progress on standard error: on a terminal a bar redrawn in place, else
+// one line naming the command (`who`).
+void draw_progress(bool tty, const char* who, const char* head, double fraction, const std::string& what) {
+  if (tty) {
+    const int width = 30, filled = static_cast<int>(fraction * width);
+    std::cerr << "\r\033[K" << head << "[" << std::string(static_cast<std::size_t>(filled), '#')
+              << std::string(static_cast<std::size_t>(width - filled), '.') << "] " << what << std::flush;
+  } else {
+    std::cerr << who << ": " << head << what << "\n";
+  }
+}
+
+// The report's lines on standard error, clearing a progress bar first.
+std::function<void(const std::string&)> report_lines(bool tty) {
+  return [tty](const std::string& s) {
+    if (tty) std::cerr << "\r\033[K";
+    std::cerr << s << "\n";
+  };
+}
+
 // `pgcodec verify`'s progress on standard error: a bar through every step on
 // a terminal, otherwise one line per encoding.
 void print_verify_progress(pgcodec::verifier::VerifyOptions& vo) {
@@ -105,18 +126,9 @@ void print_verify_progress(pgcodec::verifier::VerifyOptions& vo) {
     const std::string what = p.step == pgcodec::verifier::Step::WriteAtlas
                                  ? std::string(to_string(p.step))
                                  : std::string(pgcodec::info(p.encoding).name) + ": " + to_string(p.step);
-    if (tty) {
-      const int width = 30, filled = static_cast<int>(p.fraction * width);
-      std::cerr << "\r\033[K" << head << "[" << std::string(static_cast<std::size_t>(filled), '#')
-                << std::string(static_cast<std::size_t>(width - filled), '.') << "] " << what << std::flush;
-    } else {
-      std::cerr << "pgcodec verify: " << head << what << "\n";
-    }
+    draw_progress(tty, "pgcodec verify", head, p.fraction, what);
   };
-  vo.on_line = [tty](const std::string& s) {
-    if (tty) std::cerr << "\r\033[K";
-    std::cerr << s << "\n";
-  };
+  vo.on_line = report_lines(tty);
 }
 
 // `pgcodec live`'s progress on standard error: a bar on a terminal,
@@ -132,18 +144,9 @@ void print_live_progress(pgcodec::verifier::LiveRunOptions& lo) {
     const int secs = static_cast<int>(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     char head[64];
     std::snprintf(head, sizeof head, "%3d%% %02d:%02d ", static_cast<int>(fraction * 100), secs / 60, secs % 60);
-    if (tty) {
-      const int width = 30, filled = static_cast<int>(fraction * width);
-      std::cerr << "\r\033[K" << head << "[" << std::string(static_cast<std::size_t>(filled), '#')
-                << std::string(static_cast<std::size_t>(width - filled), '.') << "] " << what << std::flush;
-    } else {
-      std::cerr << "pgcodec live: " << head << what << "\n";
-    }
+    draw_progress(tty, "pgcodec live", head, fraction, what);
   };
-  lo.on_line = [tty](const std::string& s) {
-    if (tty) std::cerr << "\r\033[K";
-    std::cerr << s << "\n";
-  };
+  lo.on_line = report_lines(tty);
 }
 
 // SIGINT and SIGTERM during `pgcodec live` only set this; the run stops at
