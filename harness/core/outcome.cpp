@@ -1,5 +1,7 @@
 #include "core/outcome.hpp"
 
+#include <algorithm>
+
 #include <array>
 
 #include "core/text.hpp"
@@ -54,6 +56,14 @@ Outcome from_result(const Result& r, std::string_view out) {
   o.sqlstate.emplace(r.error.sqlstate());
   o.message = r.error.message();
   return o;
+}
+
+Outcome pgcodec_outcome(const Codec& c, Direction d, std::string_view in) {
+  const bool decoding = d == Direction::Decode;
+  const auto cap = decoding ? c.max_decoded_size(in.size()) : c.max_encoded_size(in.size());
+  std::string out(std::max<std::size_t>(cap.value_or(in.size() * 4), 1), '\0');
+  const Result r = decoding ? c.decode(in, out) : c.encode(in, out);
+  return from_result(r, out);
 }
 
 const char* to_string(Direction d) noexcept { return d == Direction::Decode ? "decode" : "encode"; }

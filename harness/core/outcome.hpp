@@ -53,6 +53,10 @@ enum class Direction : std::uint8_t { Decode, Encode };
 const char* to_string(Direction d) noexcept;  // "decode", "encode"
 bool parse_direction(std::string_view s, Direction& d) noexcept;
 
+// pgcodec's outcome for one strict conversion of `in` (an output buffer of
+// max_*_size), as from_result() reads it.
+Outcome pgcodec_outcome(const Codec& c, Direction d, std::string_view in);
+
 // How an outcome differs from the expected (PostgreSQL's) one. The checks
 // go in this order and the first difference wins; the last three need
 // details only PostgreSQL and pgcodec give (ICU and Python never supply

@@ -22,11 +22,7 @@ std::string name_of(Encoding e) { return std::string(info(e).name); }
 
 // pgcodec's answer for one conversion to or from UTF-8.
 Outcome pgcodec_convert(Encoding e, bool decoding, std::string_view in) {
-  const Codec& cd = codec(e);
-  const auto cap = decoding ? cd.max_decoded_size(in.size()) : cd.max_encoded_size(in.size());
-  std::string buf(std::max<std::size_t>(cap.value_or(in.size() * 4), 1), '\0');
-  const pgcodec::Result r = decoding ? cd.decode(in, buf) : cd.encode(in, buf);
-  return harness::from_result(r, buf);
+  return harness::pgcodec_outcome(codec(e), decoding ? harness::Direction::Decode : harness::Direction::Encode, in);
 }
 
 const char* failure_word(const Outcome& o) {

@@ -116,14 +116,6 @@ bool combining_mark(std::uint32_t cp) {
   return (cp >= 0x0300 && cp <= 0x036F) || (cp >= 0x3099 && cp <= 0x309C) || (cp >= 0x02E5 && cp <= 0x02E9);
 }
 
-// pgcodec's outcome, as the server's would be.
-Outcome pgcodec_outcome_of(const Codec& c, Direction d, std::string_view in) {
-  const bool decoding = d == Direction::Decode;
-  std::vector<char> out(std::max<std::size_t>(
-      decoding ? *c.max_decoded_size(in.size()) : *c.max_encoded_size(in.size()), 1));
-  const Result r = decoding ? c.decode(in, out) : c.encode(in, out);
-  return harness::from_result(r, {out.data(), out.size()});
-}
 
 // PostgreSQL's side of a registry row for one piece, as the verifier has it:
 // the server's kind and output, with offset 0 for a failing single
@@ -209,7 +201,7 @@ harness::CheckResult ReferenceCheck::check(bool decoding, std::string_view sv) c
   for (std::size_t i = 0; i < pieces.size(); ++i) {
     const Piece& p = pieces[i];
     const std::string_view text = std::string_view(s).substr(p.at, p.size);
-    mine[i] = pgcodec_outcome_of(c, d, text);
+    mine[i] = harness::pgcodec_outcome(c, d, text);
     if (decoding) {
       enumerated[i] = enumerated_decode_input(e, text);
       // Not enumerated and not UTF-8: no row says what the reference
@@ -293,7 +285,7 @@ harness::CheckResult ReferenceCheck::check(bool decoding, std::string_view sv) c
   // character after an unmapped one); unless pgcodec's first error is a
   // malformed piece that the reference reads, with what follows it, as
   // something else.
-  const Outcome pg = pgcodec_outcome_of(c, d, s);
+  const Outcome pg = harness::pgcodec_outcome(c, d, s);
   const Outcome& other = theirs[whole_slot];
   if (!malformed) {
     const Category cat = classify(pg, other);

@@ -80,12 +80,7 @@ std::string sql_for(Encoding e, Direction d, const std::string& in) {
 
 // pgcodec's outcome for one conversion (in this run it is proven equal to
 // the server's on every enumerated input).
-Outcome pgcodec_outcome(const Codec& cd, Direction d, std::string_view in) {
-  const auto cap = d == Direction::Decode ? cd.max_decoded_size(in.size()) : cd.max_encoded_size(in.size());
-  std::string buf(std::max<std::size_t>(cap.value_or(in.size() * 4), 1), '\0');
-  const Result r = d == Direction::Decode ? cd.decode(in, buf) : cd.encode(in, buf);
-  return harness::from_result(r, buf);
-}
+using harness::pgcodec_outcome;
 
 // Whether an outcome is exactly the conversion to `text`, by the one comparison.
 bool converts_to(const Outcome& o, const std::string& text) {
