@@ -466,28 +466,6 @@ std::string LiveSession::Impl::path_note(Encoding from) const {
 
 namespace {
 
-// Whether a difference between pgcodec's way through UTF-8 (`via`) and
-// PostgreSQL's direct conversion to or from MULE_INTERNAL (`direct`) is one
-// of the two PostgreSQL's design makes (see judge_direct).
-bool mule_difference_expected(Encoding from, Encoding to, const Outcome& via, const Outcome& direct) {
-  // The direct conversion stops at a character whose set it does not
-  // convert, which the composition through the member encoding does.
-  if (!direct.ok())
-    return direct.kind == OutcomeKind::NoEquivalent && direct.bytes && !direct.bytes->empty() &&
-           via_utf8(from, to, *direct.bytes).ok();
-  if (!via.ok()) return false;
-  const Codec& t = codec(to);
-  auto text = [&](const std::string& bytes) -> std::optional<std::string> {
-    std::string out(*t.max_decoded_size(bytes.size()), '\0');
-    const pgcodec::Result r = t.decode(bytes, out);
-    if (!r.ok()) return std::nullopt;
-    out.resize(r.written);
-    return out;
-  };
-  const auto a = text(via.output), b = text(direct.output);
-  return a && b && *a == *b;
-}
-
 // PostgreSQL's conversions from MULE_INTERNAL (mic2euc_cn and the others)
 // look at a character's set before its length: a character cut off by the
 // end, of a set the target lacks, is "no equivalent" there, where reading
@@ -555,21 +533,16 @@ void LiveSession::Impl::judge_direct(LiveReport& out, const LiveOptions& opt, Li
     }
   }
   if (direct && (from == Encoding::MULE_INTERNAL || to == Encoding::MULE_INTERNAL) &&
-      (opt.registered_direct ? registered_in(opt, from, to, in) || mule_checks_set_first(from, actual)
-                             : mule_difference_expected(from, to, expected, actual))) {
+      opt.registered_direct && (registered_in(opt, from, to, in) || mule_checks_set_first(from, actual))) {
     // PostgreSQL converts MULE_INTERNAL only directly, within the other
     // side's own character sets; through UTF-8 is pgcodec's composition
     // through the member encoding (docs/mule-internal.md), which the
-    // server cannot be asked about but the table generator checked. The
-    // two may differ in two ways only: the direct conversion lacks a
-    // character set the composition reaches (no equivalent, at a character
-    // that the composition converts), or both
-    // convert and the bytes are two spellings of the same text (MULE has a
-    // character set per member: LATIN2's A-acute is 82 c1 directly and
-    // LATIN1's 81 c1 through UTF-8). Anything else is a mismatch. With the
-    // registry at hand (its postgres-direct files cover MULE_INTERNAL's
-    // conversions too, every character) a character of the input must be
-    // registered instead.
+    // server cannot be asked about but the verifier checked. So only the
+    // registry can explain a difference: its postgres-direct files cover
+    // MULE_INTERNAL's conversions, every character (the direct conversion
+    // lacks a set the composition reaches; MULE spells LATIN2's A-acute 82
+    // c1 directly and LATIN1's 81 c1 through UTF-8). Without a registry, or
+    // with no registered character in the input, it is a mismatch.
     ++out.counts.inconsistencies;
     if (seen_inconsistent.insert(in).second && out.inconsistencies.size() < opt.keep)
       out.inconsistencies.push_back(LiveInconsistency{

@@ -114,9 +114,10 @@ struct LiveOptions {
   // Whether PostgreSQL's direct conversion `from` -> `to` is registered as
   // disagreeing with UTF-8 on this one character (bytes in `from`): the
   // divergence registry's postgres-direct files (oracle/direct.hpp). When
-  // set, an inconsistency on a pair the registry covers (neither end UTF8
-  // nor MULE_INTERNAL) must contain a registered character, or it is a
-  // mismatch: the registry lacks it.
+  // set, an inconsistency (on a pair whose ends are not UTF8) must contain
+  // a registered character, or it is a mismatch: the registry lacks it.
+  // Unset, a difference counts as PostgreSQL's only where the server's own
+  // convert() through UTF-8 confirms it, which it cannot for MULE_INTERNAL.
   std::function<bool(Encoding from, Encoding to, std::string_view character)> registered_direct;
 };
 
