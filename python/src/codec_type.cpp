@@ -42,10 +42,10 @@ void fill_table(CodecObject* c) {
   if (c->table[0] != kNoDirect) c->identity = false;
 }
 
-void raise_decode(const Error& e, PyObject* data, std::size_t n) {
+void raise_decode(const CodecObject* c, const Error& e, PyObject* data, std::size_t n) {
   const auto start = static_cast<Py_ssize_t>(std::min(e.offset, n));
   const auto end = static_cast<Py_ssize_t>(std::min(e.offset + std::max<std::size_t>(e.length, 1), n));
-  raise_decode_error(e, data, start, end);
+  raise_decode_error(e, c->codec->encoding(), data, start, end);
 }
 
 // The library's decode into scratch space, then the str. `via_utf8` builds
@@ -66,7 +66,7 @@ PyObject* decode_general(const CodecObject* self, PyObject* data, std::string_vi
     r = self->codec->decode(in, std::span<char>(out, *max), mode);
   }
   if (r.status == Status::Error) {
-    raise_decode(r.error, data, in.size());
+    raise_decode(self, r.error, data, in.size());
     return nullptr;
   }
   if (via_utf8) return PyUnicode_DecodeUTF8(out, static_cast<Py_ssize_t>(r.written), "strict");
@@ -116,7 +116,7 @@ PyObject* codec_decode_partial(PyObject* self_obj, PyObject* const* args, Py_ssi
   if (!out) return nullptr;
   const Result r = self->codec->decode_partial(in, std::span<char>(out, *max), mode);
   if (r.status == Status::Error) {
-    raise_decode(r.error, a[0], in.size());
+    raise_decode(self, r.error, a[0], in.size());
     return nullptr;
   }
   PyObject* s = str_from_utf8(out, r.written);
@@ -158,7 +158,7 @@ PyObject* codec_encode(PyObject* self_obj, PyObject* const* args, Py_ssize_t nar
     Py_XDECREF(bytes);
     const Py_ssize_t start = text.index(a[0], r.error.offset);
     const std::size_t stop = std::min(in.size(), r.error.offset + std::max<std::size_t>(r.error.length, 1));
-    raise_encode_error(r.error, a[0], start, std::max(start + 1, text.index(a[0], stop)));
+    raise_encode_error(r.error, self->codec->encoding(), a[0], start, std::max(start + 1, text.index(a[0], stop)));
     return nullptr;
   }
   if (!bytes) return PyBytes_FromStringAndSize(out, static_cast<Py_ssize_t>(r.written));

@@ -15,12 +15,13 @@ PyObject* error_class(const char* name) {
   return cls;
 }
 
-void raise(const char* cls_name, const Error& e, PyObject* object, Py_ssize_t start, Py_ssize_t end) {
+void raise(const char* cls_name, const Error& e, Encoding codec_enc, PyObject* object, Py_ssize_t start,
+           Py_ssize_t end) {
   PyObject* cls = error_class(cls_name);
   if (!cls) return;
   const std::string message = e.message();
-  // The encoding named is the codec's (the one being decoded from or encoded to).
-  const Encoding codec_enc = std::string_view(cls_name) == "DecodeError" ? e.encoding : e.target;
+  // The exception names the codec's encoding; PostgreSQL's message may name
+  // another (SQL_ASCII's bytes are checked as UTF8).
   const std::string_view enc_name = info(codec_enc).name;
   PyObject* args = Py_BuildValue("(s#Onns#)", enc_name.data(), static_cast<Py_ssize_t>(enc_name.size()),
                                  object, start, end,
@@ -42,12 +43,12 @@ void raise(const char* cls_name, const Error& e, PyObject* object, Py_ssize_t st
 
 }  // namespace
 
-void raise_decode_error(const Error& e, PyObject* object, Py_ssize_t start, Py_ssize_t end) {
-  raise("DecodeError", e, object, start, end);
+void raise_decode_error(const Error& e, Encoding codec, PyObject* object, Py_ssize_t start, Py_ssize_t end) {
+  raise("DecodeError", e, codec, object, start, end);
 }
 
-void raise_encode_error(const Error& e, PyObject* object, Py_ssize_t start, Py_ssize_t end) {
-  raise("EncodeError", e, object, start, end);
+void raise_encode_error(const Error& e, Encoding codec, PyObject* object, Py_ssize_t start, Py_ssize_t end) {
+  raise("EncodeError", e, codec, object, start, end);
 }
 
 }  // namespace pgcodec::python

@@ -44,9 +44,10 @@ bool init_stream_types(PyObject* module);
 
 // errors.cpp: raise pgcodec.DecodeError / EncodeError (classes defined in
 // pgcodec/_errors.py, imported on first use). `object` is what start/end
-// index: the bytes (decode) or the str (encode).
-void raise_decode_error(const Error& e, PyObject* object, Py_ssize_t start, Py_ssize_t end);
-void raise_encode_error(const Error& e, PyObject* object, Py_ssize_t start, Py_ssize_t end);
+// index: the bytes (decode) or the str (encode); `codec` is the encoding
+// the exception names.
+void raise_decode_error(const Error& e, Encoding codec, PyObject* object, Py_ssize_t start, Py_ssize_t end);
+void raise_encode_error(const Error& e, Encoding codec, PyObject* object, Py_ssize_t start, Py_ssize_t end);
 
 // text.cpp: well-formed UTF-8 (the library's output) -> str, writing the
 // characters straight into the str object.

@@ -112,7 +112,7 @@ void raise_stream_decode(StreamDecoderObject* self, const Error& e, std::string_
   const std::size_t stop = std::min(joined.size(), at + std::max<std::size_t>(e.length, 1));
   PyObject* obj = PyBytes_FromStringAndSize(joined.data(), static_cast<Py_ssize_t>(joined.size()));
   if (!obj) return;
-  raise_decode_error(e, obj, static_cast<Py_ssize_t>(at), static_cast<Py_ssize_t>(stop));
+  raise_decode_error(e, codec_of(self->codec).encoding(), obj, static_cast<Py_ssize_t>(at), static_cast<Py_ssize_t>(stop));
   Py_DECREF(obj);
 }
 
@@ -201,7 +201,7 @@ PyObject* encoder_feed(PyObject* self_obj, PyObject* const* args, Py_ssize_t nar
     const Py_ssize_t start = text.index(a[0], at);
     const Py_ssize_t len = PyUnicode_GET_LENGTH(a[0]);
     const std::size_t stop = std::min(in.size(), at + std::max<std::size_t>(r.error.length, 1));
-    raise_encode_error(r.error, a[0], std::min(start, len),
+    raise_encode_error(r.error, codec_of(self->codec).encoding(), a[0], std::min(start, len),
                        std::min(len, std::max(start + 1, text.index(a[0], stop))));
     return nullptr;
   }
@@ -222,7 +222,7 @@ PyObject* encoder_finish(PyObject* self_obj, PyObject*) {
     Py_DECREF(bytes);
     PyObject* empty = PyUnicode_New(0, 0);
     if (!empty) return nullptr;
-    raise_encode_error(r.error, empty, 0, 0);
+    raise_encode_error(r.error, codec_of(self->codec).encoding(), empty, 0, 0);
     Py_DECREF(empty);
     return nullptr;
   }
