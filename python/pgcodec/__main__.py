@@ -108,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.buffer.write(out)
         sys.stdout.buffer.flush()
     except OSError as e:
-        sys.stderr.buffer.write(err)
+        # As the CLI: once output fails, that is the report (no data error).
         print(f"pgcodec: write error on standard output: {os.strerror(e.errno or 0)}", file=sys.stderr)
         return 2
     sys.stderr.buffer.write(err)
