@@ -40,6 +40,23 @@ void fill_table(CodecObject* c) {
     if (b != 0 && c->table[b] != b) c->identity = false;
   }
   if (c->table[0] != kNoDirect) c->identity = false;
+  char ascii[127], out[127 * 4];
+  for (int b = 1; b < 128; ++b) ascii[b - 1] = static_cast<char>(b);
+  const std::string_view a(ascii, sizeof ascii);
+  const Result d = c->codec->decode(a, out, ErrorMode::Strict);
+  c->ascii_decodes_to_itself = d.ok() && std::string_view(out, d.written) == a;
+  const Result e = c->codec->encode(a, out, ErrorMode::Strict);
+  c->ascii_encodes_to_itself = e.ok() && std::string_view(out, e.written) == a;
+}
+
+// ASCII without NUL, copied into a compact ASCII str (or bytes); nullptr
+// without an exception when `in` is not that.
+PyObject* ascii_str(std::string_view in) {
+  const auto* p = reinterpret_cast<const unsigned char*>(in.data());
+  if (!all_ascii(p, in.size()) || std::memchr(p, 0, in.size())) return nullptr;
+  PyObject* str = PyUnicode_New(static_cast<Py_ssize_t>(in.size()), 127);
+  if (str) std::memcpy(PyUnicode_DATA(str), p, in.size());
+  return str;
 }
 
 void raise_decode(const CodecObject* c, const Error& e, PyObject* data, std::size_t n) {
@@ -48,10 +65,14 @@ void raise_decode(const CodecObject* c, const Error& e, PyObject* data, std::siz
   raise_decode_error(e, c->codec->encoding(), data, start, end);
 }
 
-// The library's decode into scratch space, then the str. `via_utf8` builds
-// the str with PyUnicode_DecodeUTF8 instead (for bench/python/str_paths.py).
+// How the str is built from the library's UTF-8: the module's choice, or
+// (for bench/python/str_paths.py) always PyUnicode_DecodeUTF8, or always
+// filled by the module.
+enum class Build { Default, ViaUtf8, Filled };
+
+// The library's decode into scratch space, then the str.
 PyObject* decode_general(const CodecObject* self, PyObject* data, std::string_view in, ErrorMode mode,
-                         bool via_utf8) {
+                         Build build) {
   const auto max = self->codec->max_decoded_size(in.size());
   if (!max) return PyErr_NoMemory();
   Scratch scratch;
@@ -69,34 +90,43 @@ PyObject* decode_general(const CodecObject* self, PyObject* data, std::string_vi
     raise_decode(self, r.error, data, in.size());
     return nullptr;
   }
-  if (via_utf8) return PyUnicode_DecodeUTF8(out, static_cast<Py_ssize_t>(r.written), "strict");
+  if (build == Build::ViaUtf8) return PyUnicode_DecodeUTF8(out, static_cast<Py_ssize_t>(r.written), "strict");
+  if (build == Build::Filled) return str_from_utf8_filled(out, r.written);
   return str_from_utf8(out, r.written);
 }
 
 PyObject* decode_impl(PyObject* self_obj, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
-                      const char* func, bool via_utf8) {
+                      const char* func, Build build) {
   static const char* const names[] = {"data", "errors"};
   PyObject* a[2];
   if (!parse_args(func, args, nargs, kwnames, names, 1, a)) return nullptr;
   ErrorMode mode;
   if (!parse_errors(a[1], &mode)) return nullptr;
   Buffer buf;
-  if (!buf.get(a[0])) return nullptr;
+  if (!buf.get_fast(a[0])) return nullptr;
   const std::string_view in = buf.view();
   const CodecObject* self = as_codec(self_obj);
-  if (self->single_byte && !via_utf8) {
+  if (self->ascii_decodes_to_itself && build == Build::Default) {
+    PyObject* s = ascii_str(in);
+    if (s || PyErr_Occurred()) return s;
+  }
+  if (self->single_byte && build == Build::Default) {
     PyObject* s = str_from_single_byte(self, reinterpret_cast<const unsigned char*>(in.data()), in.size());
     if (s || PyErr_Occurred()) return s;
   }
-  return decode_general(self, a[0], in, mode, via_utf8);
+  return decode_general(self, a[0], in, mode, build);
 }
 
 PyObject* codec_decode(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return decode_impl(self, args, nargs, kwnames, "decode", false);
+  return decode_impl(self, args, nargs, kwnames, "decode", Build::Default);
 }
 
 PyObject* codec_decode_via_utf8(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return decode_impl(self, args, nargs, kwnames, "_decode_via_utf8", true);
+  return decode_impl(self, args, nargs, kwnames, "_decode_via_utf8", Build::ViaUtf8);
+}
+
+PyObject* codec_decode_filled(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return decode_impl(self, args, nargs, kwnames, "_decode_filled", Build::Filled);
 }
 
 PyObject* codec_decode_partial(PyObject* self_obj, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
@@ -130,10 +160,16 @@ PyObject* codec_encode(PyObject* self_obj, PyObject* const* args, Py_ssize_t nar
   if (!parse_args("encode", args, nargs, kwnames, names, 1, a)) return nullptr;
   ErrorMode mode;
   if (!parse_errors(a[1], &mode)) return nullptr;
+  const CodecObject* self = as_codec(self_obj);
+  if (self->ascii_encodes_to_itself && PyUnicode_Check(a[0]) && PyUnicode_IS_ASCII(a[0])) {
+    // An ASCII str is its own UTF-8 and, without NUL, its own encoding.
+    const auto* p = static_cast<const char*>(PyUnicode_DATA(a[0]));
+    const auto n = static_cast<std::size_t>(PyUnicode_GET_LENGTH(a[0]));
+    if (!std::memchr(p, 0, n)) return PyBytes_FromStringAndSize(p, static_cast<Py_ssize_t>(n));
+  }
   Utf8Text text;
   if (!text.get(a[0])) return nullptr;
   const std::string_view in = text.view();
-  const CodecObject* self = as_codec(self_obj);
   const auto max = self->codec->max_encoded_size(in.size());
   if (!max || *max > static_cast<std::size_t>(PY_SSIZE_T_MAX)) return PyErr_NoMemory();
   // Small output: the stack, then one copy into the bytes object. Large:
@@ -243,6 +279,11 @@ PyMethodDef codec_methods[] = {
      "_decode_via_utf8($self, data, /, errors='strict')\n--\n\n"
      "As decode(), but the str is made by PyUnicode_DecodeUTF8 from the library's\n"
      "UTF-8 (what the limited API would allow); for measurements only."},
+    {"_decode_filled", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(codec_decode_filled)),
+     METH_FASTCALL | METH_KEYWORDS,
+     "_decode_filled($self, data, /, errors='strict')\n--\n\n"
+     "As decode(), but the str is always filled by the module from the library's\n"
+     "UTF-8 (every kind, no single-byte table); for measurements only."},
     {"_decode_partial", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(codec_decode_partial)),
      METH_FASTCALL | METH_KEYWORDS,
      "_decode_partial($self, data, /, errors='strict')\n--\n\n"

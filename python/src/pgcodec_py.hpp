@@ -28,6 +28,11 @@ struct CodecObject {
   bool single_byte;
   bool identity;  // LATIN1-like: every byte but NUL decodes to itself
   Py_UCS4 table[256];
+  // Text of bytes 01..7F alone is itself both ways (the library says so at
+  // construction: true of every PostgreSQL encoding, whose lead bytes are
+  // all >= 0x80), so ASCII input without NUL is copied, with no library call.
+  bool ascii_decodes_to_itself;
+  bool ascii_encodes_to_itself;
 };
 inline constexpr Py_UCS4 kNoDirect = 0xFFFFFFFF;
 
@@ -49,13 +54,17 @@ bool init_stream_types(PyObject* module);
 void raise_decode_error(const Error& e, Encoding codec, PyObject* object, Py_ssize_t start, Py_ssize_t end);
 void raise_encode_error(const Error& e, Encoding codec, PyObject* object, Py_ssize_t start, Py_ssize_t end);
 
-// text.cpp: well-formed UTF-8 (the library's output) -> str, writing the
-// characters straight into the str object.
+// text.cpp: well-formed UTF-8 (the library's output) -> str: ASCII copied
+// straight into the str object, the rest through PyUnicode_DecodeUTF8.
 PyObject* str_from_utf8(const char* p, std::size_t n);
+// The alternative measured against it: every kind filled by the module.
+PyObject* str_from_utf8_filled(const char* p, std::size_t n);
 // Single-byte decoding through CodecObject::table; nullptr without an
 // exception set when some byte has no direct entry (the caller then takes
 // the library's path, which reports it).
 PyObject* str_from_single_byte(const CodecObject* c, const unsigned char* p, std::size_t n);
+// True if no byte of p[0, n) has its high bit set.
+bool all_ascii(const unsigned char* p, std::size_t n);
 // Code points in the first n bytes of UTF-8.
 Py_ssize_t count_code_points(const char* p, std::size_t n);
 
@@ -77,13 +86,23 @@ class Buffer {
     held_ = true;
     return true;
   }
-  std::string_view view() const {
-    return {static_cast<const char*>(view_.buf), static_cast<std::size_t>(view_.len)};
+  std::string_view view() const { return bytes_ ? bytes_view_ : std::string_view(static_cast<const char*>(view_.buf), static_cast<std::size_t>(view_.len)); }
+  // bytes objects are read directly (no buffer export to pay for); anything
+  // else through the buffer protocol.
+  bool get_fast(PyObject* obj) {
+    if (PyBytes_CheckExact(obj)) {
+      bytes_ = true;
+      bytes_view_ = std::string_view(PyBytes_AS_STRING(obj), static_cast<std::size_t>(PyBytes_GET_SIZE(obj)));
+      return true;
+    }
+    return get(obj);
   }
 
  private:
   Py_buffer view_{};
   bool held_ = false;
+  bool bytes_ = false;
+  std::string_view bytes_view_;
 };
 
 // Scratch output for one call: on the stack up to kStack bytes, else one

@@ -69,6 +69,24 @@ class EveryEncodingAgainstCli(unittest.TestCase):
                 if err is None:
                     self.assertEqual(codec.encode(text), out)
 
+    def test_ascii_as_the_cli(self) -> None:
+        # ASCII input takes a copy path (no library call) where the library
+        # says ASCII is itself: still exactly the CLI's answers, NUL included.
+        ascii = bytes(range(1, 128)) * 2
+        for name in ENCODINGS:
+            with self.subTest(encoding=name):
+                codec = pgcodec.lookup(name)
+                self.assert_decodes_as_cli(codec, ascii)
+                self.assert_decodes_as_cli(codec, ascii + b"\x00" + ascii)
+                for text in (ascii.decode(), "a\x00b"):
+                    out, err = ref.convert("UTF8", name, text.encode())
+                    if err is None:
+                        self.assertEqual(codec.encode(text), out)
+                    else:
+                        with self.assertRaises(pgcodec.EncodeError) as cm:
+                            codec.encode(text)
+                        self.assertEqual((cm.exception.message, cm.exception.offset), err)
+
     def test_random_bytes_replace_as_the_cli(self) -> None:
         for i, name in enumerate(ENCODINGS):
             with self.subTest(encoding=name):
@@ -258,6 +276,7 @@ class CodecApi(unittest.TestCase):
             back = c.decode(data)
             self.assertEqual(c.encode(back), data)
             self.assertEqual(back, c._decode_via_utf8(data))
+            self.assertEqual(back, c._decode_filled(data))
         results = []
         threads = [threading.Thread(target=lambda: results.append(pgcodec.lookup("UTF8").decode(text.encode())))
                    for _ in range(4)]
@@ -272,6 +291,7 @@ class CodecApi(unittest.TestCase):
         for text in ("", "ascii", "\x80\xff", "é" * 10 + "a", "Ā", "中", "😀", "a\U0010FFFFb", "ÿ中😀"):
             self.assertEqual(u.decode(text.encode()), text)
             self.assertEqual(u.decode(text.encode()), u._decode_via_utf8(text.encode()))
+            self.assertEqual(u.decode(text.encode()), u._decode_filled(text.encode()))
 
 
 def _decodes(c, data) -> bool:
