@@ -294,6 +294,30 @@ class CodecApi(unittest.TestCase):
             self.assertEqual(u.decode(text.encode()), u._decode_filled(text.encode()))
 
 
+class Stubs(unittest.TestCase):
+    def test_stubs_name_what_the_module_has(self) -> None:
+        import ast
+        import os
+        path = os.path.join(os.path.dirname(pgcodec.__file__), "__init__.pyi")
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        stub = {}
+        for n in tree.body:
+            if isinstance(n, ast.ClassDef):
+                stub[n.name] = {m.name for m in n.body if isinstance(m, ast.FunctionDef)} | \
+                               {m.target.id for m in n.body if isinstance(m, ast.AnnAssign)}
+            elif isinstance(n, ast.FunctionDef):
+                stub[n.name] = None
+        self.assertEqual(set(stub), set(pgcodec.__all__))
+        for name in pgcodec.__all__:
+            obj = getattr(pgcodec, name)
+            if isinstance(obj, type):
+                have = {a for a in vars(obj) if not a.startswith("__")}
+                if issubclass(obj, UnicodeError):
+                    have |= {"sqlstate", "offset", "message", "kind"}
+                self.assertEqual({a for a in stub[name] if not a.startswith("__")}, have, name)
+
+
 def _decodes(c, data) -> bool:
     try:
         c.decode(data)
