@@ -283,7 +283,7 @@ PyMethodDef codec_methods[] = {
      METH_FASTCALL | METH_KEYWORDS,
      "_decode_filled($self, data, /, errors='strict')\n--\n\n"
      "As decode(), but the str is always filled by the module from the library's\n"
-     "UTF-8 (every kind, no single-byte table); for measurements only."},
+     "UTF-8 (any length, no ASCII or single-byte shortcut); for measurements only."},
     {"_decode_partial", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(codec_decode_partial)),
      METH_FASTCALL | METH_KEYWORDS,
      "_decode_partial($self, data, /, errors='strict')\n--\n\n"

@@ -55,9 +55,10 @@ void raise_decode_error(const Error& e, Encoding codec, PyObject* object, Py_ssi
 void raise_encode_error(const Error& e, Encoding codec, PyObject* object, Py_ssize_t start, Py_ssize_t end);
 
 // text.cpp: well-formed UTF-8 (the library's output) -> str: ASCII copied
-// straight into the str object, the rest through PyUnicode_DecodeUTF8.
+// straight into the str object, short text filled by the module, long text
+// through PyUnicode_DecodeUTF8.
 PyObject* str_from_utf8(const char* p, std::size_t n);
-// The alternative measured against it: every kind filled by the module.
+// Every kind filled by the module, whatever the length.
 PyObject* str_from_utf8_filled(const char* p, std::size_t n);
 // Single-byte decoding through CodecObject::table; nullptr without an
 // exception set when some byte has no direct entry (the caller then takes
