@@ -244,6 +244,43 @@ def count(encoding: str, pyname: Optional[str], keep: int = 0) -> Count:
     return out
 
 
+def sent_misreads(encoding: str, pyname: Optional[str], limit: int = 40) -> list[bytes]:
+    """Up to `limit` characters the Python codec misreads that a server also
+    sends as these bytes: PostgreSQL writes their text back to the same bytes
+    (a character PostgreSQL only reads, such as SJIS's NEC-selected IBM
+    duplicates, reaches a client as other bytes)."""
+    codec = pgcodec.lookup(encoding)
+    out = []
+    for b, text in count(encoding, pyname, keep=-1).examples:
+        try:
+            if codec.encode(text) == b:
+                out.append(b)
+        except pgcodec.EncodeError:
+            pass
+        if len(out) >= limit:
+            break
+    return out
+
+
+def sample_characters(encoding: str, step: int = 97) -> list[bytes]:
+    """Characters across the encoding's repertoire: every step-th code point
+    from U+0020 to U+FFFF that PostgreSQL writes in it and reads back as the
+    same code point, as its bytes (PostgreSQL writes some code points as
+    bytes it reads otherwise, or not at all: EUC_TW planes 8 and up)."""
+    codec = pgcodec.lookup(encoding)
+    out = []
+    for cp in range(0x20, 0x10000, step):
+        if 0xD800 <= cp <= 0xDFFF:
+            continue
+        try:
+            b = codec.encode(chr(cp))
+            if codec.decode(b) == chr(cp):
+                out.append(b)
+        except (pgcodec.EncodeError, pgcodec.DecodeError):
+            pass
+    return out
+
+
 # --- the registry -------------------------------------------------------------
 
 def source_dir() -> Path:
