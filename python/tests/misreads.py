@@ -71,15 +71,22 @@ def _canonical(pyname: Optional[str]) -> Optional[str]:
 
 def driver_codec(driver: str, encoding: str) -> Optional[str]:
     """The canonical name (codecs.lookup().name) of the Python codec a driver
-    uses for a client_encoding, None when it has none (it refuses it)."""
+    uses for a client_encoding by itself, None when it has none (it refuses
+    it). Entries pgcodec.drivers put into the drivers' tables do not count:
+    psycopg2's own table is the one install() saved."""
     if driver == "psycopg":
         from psycopg import _encodings
-        return _canonical(_encodings.py_codecs.get(encoding.encode()))
+        name = _encodings.py_codecs.get(encoding.encode())
+        return None if name is None or name.startswith("pgcodec-") else _canonical(name)
     if driver == "psycopg2":
         import psycopg2.extensions
+        table = psycopg2.extensions.encodings
+        drivers = sys.modules.get("pgcodec.drivers.psycopg2")
+        if drivers is not None and drivers._saved is not None:
+            table = drivers._saved
         # psycopg2 drops everything but letters and digits before its lookup.
         key = re.sub(r"[^A-Za-z0-9]", "", encoding).upper()
-        return _canonical(psycopg2.extensions.encodings.get(key))
+        return _canonical(table.get(key))
     if driver == "asyncpg":
         low = encoding.lower()
         return _canonical(ASYNCPG_NAMES.get(low, low))
