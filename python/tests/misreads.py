@@ -166,6 +166,8 @@ def candidate_groups(codec) -> Iterator[tuple[int, list[bytes]]]:
 class Count:
     total: int = 0          # characters PostgreSQL reads
     misread: int = 0        # of them, read otherwise or rejected by the Python codec
+    sent: int = 0           # of the total, those PostgreSQL also writes as these bytes
+    sent_misread: int = 0   # of the misread, those PostgreSQL also writes as these bytes
     examples: list = field(default_factory=list)  # (bytes, PostgreSQL's text) of misreads
 
 
@@ -185,9 +187,29 @@ def count(encoding: str, pyname: Optional[str], keep: int = 0) -> Count:
     def compare(cands: list[bytes], length: int, pg_text: str) -> None:
         # All of cands are PostgreSQL characters reading as pg_text together.
         out.total += len(cands)
+        _sent(cands, pg_text)
         if pyname is None:
             return
         _judge(cands, pg_text)
+
+    def _writes_back(data: bytes, text: str) -> bool:
+        try:
+            return codec.encode(text) == data
+        except pgcodec.EncodeError:
+            return False
+
+    def _sent(cands: list[bytes], pg_text: Optional[str]) -> None:
+        # A server sends a character as these bytes only if PostgreSQL
+        # writes its text back to them (not so for many-to-one reads).
+        data = b"".join(cands)
+        if pg_text is None:
+            pg_text = codec.decode(data)
+        if _writes_back(data, pg_text):
+            out.sent += len(cands)
+        elif len(cands) > 1:
+            half = len(cands) // 2
+            _sent(cands[:half], None)
+            _sent(cands[half:], None)
 
     def _judge(cands: list[bytes], pg_text: Optional[str]) -> None:
         data = b"".join(cands)
@@ -197,6 +219,7 @@ def count(encoding: str, pyname: Optional[str], keep: int = 0) -> Count:
             return
         if len(cands) == 1:
             out.misread += 1
+            out.sent_misread += _writes_back(data, pg_text)
             if keep < 0 or len(out.examples) < keep:
                 out.examples.append((cands[0], pg_text))
             return
@@ -320,12 +343,15 @@ def registry_inputs(encoding: str, pyname: str) -> Optional[set[bytes]]:
 
 
 def table(counts: Optional[dict] = None) -> str:
-    """The markdown table: per encoding, per driver, misread / total.
+    """The markdown table: per encoding, per driver, misread / total, and
+    the same for the characters a server sends (PostgreSQL writes their
+    text as these bytes: many-to-one reads are left out).
     `counts` ((encoding, codec) -> Count) is used where it has the figure."""
     counts = {} if counts is None else counts
     lines = ["| encoding | characters | " + " | ".join(DRIVERS) + " |",
              "|---|---:|" + "---|" * len(DRIVERS)]
     sums = {d: 0 for d in DRIVERS}
+    sent_sums = {d: 0 for d in DRIVERS}
     for enc in pgcodec.encodings():
         cells = []
         total = None
@@ -339,9 +365,11 @@ def table(counts: Optional[dict] = None) -> str:
                 cells.append("unsupported")
             else:
                 sums[d] += c.misread
-                cells.append(f"{c.misread} / {c.total} (`{py}`)")
+                sent_sums[d] += c.sent_misread
+                cells.append(f"{c.misread} / {c.total} (`{py}`; sent: {c.sent_misread} / {c.sent})")
         lines.append(f"| {enc} | {total} | " + " | ".join(cells) + " |")
-    lines.append("| all | | " + " | ".join(f"{sums[d]} misread" for d in DRIVERS) + " |")
+    lines.append("| all | | " + " | ".join(f"{sums[d]} misread ({sent_sums[d]} sent)"
+                                            for d in DRIVERS) + " |")
     return "\n".join(lines)
 
 
