@@ -12,8 +12,8 @@ euc_jis_2004, EUC_TW and MULE_INTERNAL -> no Python codec, LookupError).
 But with any encoding other than UTF8 asyncpg 0.27.0 is broken on its own:
 its text decoder returns codecs.CodecInfo.decode()'s (str, length) tuple
 instead of the str, and str parameters fail with "expected bytes, tuple
-found" (fixed upstream by MagicStack/asyncpg#999 and py-pgproto#20, after
-0.27.0). And it always sends the query text as UTF-8, whatever the client
+found" (the upstream pull request MagicStack/asyncpg#999, with
+MagicStack/py-pgproto#20, is about this). And it always sends the query text as UTF-8, whatever the client
 encoding: a non-ASCII character written in the SQL text reaches the server
 misread. Nothing on the codec API can change that.
 

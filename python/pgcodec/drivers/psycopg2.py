@@ -10,8 +10,9 @@ that codec once per connection (at connect and at set_client_encoding()),
 then uses it for everything: the query text, str parameters, column names,
 messages and the text values of every type. install() points that dict at
 pgcodec's codecs ("pgcodec-sjis", registered by pgcodec.register()), so the
-connection's one cached codec is pgcodec's. It also makes EUC_TW and
-MULE_INTERNAL usable, which psycopg2 refuses ("no Python encoding").
+connection's one cached codec is pgcodec's. It also makes EUC_TW usable,
+which psycopg2 refuses ("no Python encoding"), and MULE_INTERNAL where the
+database's encoding converts to it.
 
 Why not typecasters: psycopg2 decodes a value with the connection's codec
 before a Python typecaster sees it (typecast.c: a Python typecaster gets a
