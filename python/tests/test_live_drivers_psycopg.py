@@ -145,6 +145,35 @@ class Parameters(unittest.TestCase):
                 conn.execute("SELECT %s::text[]", [["\u8868", "a"]])
 
 
+class Contexts(unittest.TestCase):
+    def test_cursor_scope_and_async_connection(self):
+        with connect("SJIS", install=False) as conn:
+            cur = conn.cursor()
+            pgdrv.install(cur)
+            self.assertEqual(cur.execute("SELECT chr(9312)").fetchone(), ("\u2460",))
+            with self.assertRaises(UnicodeDecodeError) as ctx:  # another cursor: shift_jis
+                conn.cursor().execute("SELECT chr(9312)").fetchone()
+            self.assertNotIsInstance(ctx.exception, pgcodec.DecodeError)
+
+        async def main():
+            aconn = await psycopg.AsyncConnection.connect(DSN, client_encoding="SJIS")
+            try:
+                pgdrv.install(aconn)
+                cur = await aconn.execute("SELECT chr(9312), %s::text", ["\u2252"])
+                return await cur.fetchone()
+            finally:
+                await aconn.close()
+        import asyncio
+        self.assertEqual(asyncio.run(main()), ("\u2460", "\u2252"))
+
+    def test_install_needs_an_adapt_context(self):
+        with self.assertRaises(TypeError):
+            pgdrv.install(object())
+        adapters = psycopg.adapters.__class__(psycopg.adapters)  # a copy of the global map
+        pgdrv.install(adapters)
+        self.assertIs(adapters.get_loader(25, psycopg.pq.Format.TEXT), pgdrv.TextLoader)
+
+
 class ClientEncodingChanges(unittest.TestCase):
     def test_set_client_encoding_is_honoured(self):
         with connect("SJIS", install=True) as conn:
