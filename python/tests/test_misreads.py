@@ -36,6 +36,8 @@ class MisreadsAgreeWithRegistry(unittest.TestCase):
         self.assertEqual(self.codecs[("UTF8", "utf-8")].total, 1112063)
         self.assertEqual(self.codecs[("GB18030", "gb18030")].total, 1112063)
         self.assertEqual(self.codecs[("SJIS", "shift_jis")].misread, 851)
+        sjis = self.codecs[("SJIS", "shift_jis")]
+        self.assertEqual((sjis.sent_misread, sjis.sent), (453, 7516))
         self.assertEqual(self.codecs[("SJIS", "cp932")].misread, 0)
         self.assertEqual(self.codecs[("SHIFT_JIS_2004", "euc_jis_2004")].misread, 11296)
 

@@ -13,15 +13,18 @@ and dumpers ask the context for the element's loader or dumper.
 When the codec is resolved: psycopg makes loader and dumper instances per
 Transformer, that is per query (a cursor makes a new Transformer for each
 execute(), unless the same query object is executed again) and per
-oid/format. Loaders read client_encoding from libpq (PQparameterStatus, which follows
-every SET client_encoding the server reports) once per result, dumpers once
-per instance, and take the Codec from a dict keyed by that value; a value
-then costs one call of the cached Codec's decode or encode.
+oid/format. Loaders read client_encoding from libpq (PQparameterStatus,
+which follows every SET client_encoding the server reports) once per
+result, dumpers once per instance, and take the Codec from a dict keyed by
+that value; a value then costs one call of the cached Codec's decode or
+encode.
 
 What stays with psycopg's Python codec: the query text itself, column names,
 error and notice messages, COPY in text form, and loaders psycopg keeps for
-other types (enum, json, hstore ...). enable_missing_encodings() hands those
-to pgcodec as well, through psycopg's private encoding table.
+other types (enum, json, hstore ...). For the encodings psycopg has no
+Python codec for (EUC_TW, MULE_INTERNAL), enable_missing_encodings() makes
+pgcodec's codecs psycopg's own, through its private encoding table, and
+they then cover those too.
 """
 
 from __future__ import annotations
@@ -86,7 +89,6 @@ class _StrDumperBase(Dumper):
     def __init__(self, cls: type, context: Optional[Any] = None):
         super().__init__(cls, context)
         codec = _codec(self)
-        self.codec = codec
         # SQL_ASCII: psycopg sends UTF-8, and so do we.
         self._encode = (lambda s: s.encode("utf-8")) if codec.name == "SQL_ASCII" else codec.encode
 
