@@ -33,9 +33,15 @@ def tearDownModule():
 
 
 def connect_args():
-    host = dict(p.split("=", 1) for p in DSN.split())
-    return {"host": host["host"], "port": int(host["port"]), "user": host["user"],
-            "database": host["dbname"]}
+    # asyncpg takes a URI DSN only; tempserver's (or $PGCODEC_DSN's) is a
+    # libpq key=value string, which psycopg's parser reads.
+    from psycopg.conninfo import conninfo_to_dict
+    params = conninfo_to_dict(DSN)
+    args = {"host": params.get("host"), "user": params.get("user"),
+            "database": params.get("dbname"), "password": params.get("password")}
+    if params.get("port"):
+        args["port"] = int(params["port"])
+    return {k: v for k, v in args.items() if v is not None}
 
 
 async def connect(enc, install):
