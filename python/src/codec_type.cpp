@@ -47,6 +47,43 @@ void fill_table(CodecObject* c) {
   c->ascii_decodes_to_itself = d.ok() && std::string_view(out, d.written) == a;
   const Result e = c->codec->encode(a, out, ErrorMode::Strict);
   c->ascii_encodes_to_itself = e.ok() && std::string_view(out, e.written) == a;
+  for (unsigned u = 0; u < 256; ++u) {
+    c->latin1_to_byte[u] = kNoByte;
+    if (!c->single_byte) continue;
+    const char two[2] = {static_cast<char>(0xC0 | (u >> 6)), static_cast<char>(0x80 | (u & 0x3F))};
+    const char one = static_cast<char>(u);
+    const std::string_view utf8 = u < 0x80 ? std::string_view(&one, 1) : std::string_view(two, 2);
+    const Result r = c->codec->encode(utf8, out, ErrorMode::Strict);
+    if (r.ok() && r.written == 1) c->latin1_to_byte[u] = static_cast<unsigned char>(out[0]);
+    // `identity` (decoding) is kept only where encoding is the identity too.
+    if (u != 0 && c->latin1_to_byte[u] != u) c->identity = false;
+  }
+}
+
+// A UCS1 str into a single-byte encoding through latin1_to_byte; nullptr
+// without an exception when some character has no entry (the library's
+// path then reports it).
+PyObject* encode_ucs1(const CodecObject* c, PyObject* str) {
+  const auto* p = static_cast<const Py_UCS1*>(PyUnicode_DATA(str));
+  const Py_ssize_t n = PyUnicode_GET_LENGTH(str);
+  if (c->identity) {  // LATIN1: the str's characters are the bytes, NUL aside
+    if (std::memchr(p, 0, static_cast<std::size_t>(n))) return nullptr;
+    return PyBytes_FromStringAndSize(reinterpret_cast<const char*>(p), n);
+  }
+  PyObject* bytes = PyBytes_FromStringAndSize(nullptr, n);
+  if (!bytes) return nullptr;
+  char* out = PyBytes_AS_STRING(bytes);
+  std::uint16_t missing = 0;  // kNoByte's high bits, if any character has no byte
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    const std::uint16_t b = c->latin1_to_byte[p[i]];
+    missing = static_cast<std::uint16_t>(missing | b);
+    out[i] = static_cast<char>(b);
+  }
+  if (missing & 0xFF00) {
+    Py_DECREF(bytes);
+    return nullptr;
+  }
+  return bytes;
 }
 
 // ASCII without NUL, copied into a compact ASCII str (or bytes); nullptr
@@ -166,6 +203,10 @@ PyObject* codec_encode(PyObject* self_obj, PyObject* const* args, Py_ssize_t nar
     const auto* p = static_cast<const char*>(PyUnicode_DATA(a[0]));
     const auto n = static_cast<std::size_t>(PyUnicode_GET_LENGTH(a[0]));
     if (!std::memchr(p, 0, n)) return PyBytes_FromStringAndSize(p, static_cast<Py_ssize_t>(n));
+  }
+  if (self->single_byte && PyUnicode_Check(a[0]) && PyUnicode_KIND(a[0]) == PyUnicode_1BYTE_KIND) {
+    PyObject* b = encode_ucs1(self, a[0]);
+    if (b || PyErr_Occurred()) return b;
   }
   Utf8Text text;
   if (!text.get(a[0])) return nullptr;

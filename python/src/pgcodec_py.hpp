@@ -10,6 +10,7 @@
 #include <Python.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 
 #include "pgcodec/codec.hpp"
@@ -33,7 +34,11 @@ struct CodecObject {
   // all >= 0x80), so ASCII input without NUL is copied, with no library call.
   bool ascii_decodes_to_itself;
   bool ascii_encodes_to_itself;
+  // Single-byte encodings: the byte the library encodes U+0000..U+00FF to,
+  // or kNoByte; a str of kind UCS1 is encoded through it.
+  std::uint16_t latin1_to_byte[256];
 };
+inline constexpr std::uint16_t kNoByte = 0xFFFF;
 inline constexpr Py_UCS4 kNoDirect = 0xFFFFFFFF;
 
 extern PyTypeObject* codec_type;

@@ -87,6 +87,26 @@ class EveryEncodingAgainstCli(unittest.TestCase):
                             codec.encode(text)
                         self.assertEqual((cm.exception.message, cm.exception.offset), err)
 
+    def test_latin1_range_as_the_cli(self) -> None:
+        # A str of kind UCS1 goes to single-byte encodings through a table
+        # made from the library's answers: still the CLI's bytes and errors.
+        rng = random.Random(7)
+        chars = [chr(c) for c in range(1, 256)]
+        texts = ["".join(chars), "".join(rng.choice(chars) for _ in range(300)), "é" * 50 + "\x80\xff", "é€ÿ"]
+        for name in ENCODINGS:
+            codec = pgcodec.lookup(name)
+            for text in texts:
+                with self.subTest(encoding=name, text=text[:5]):
+                    out, err = ref.convert("UTF8", name, text.encode())
+                    if err is None:
+                        self.assertEqual(codec.encode(text), out)
+                    else:
+                        with self.assertRaises(pgcodec.EncodeError) as cm:
+                            codec.encode(text)
+                        self.assertEqual((cm.exception.message, cm.exception.offset), err)
+                    self.assertEqual(codec.encode(text, "replace"),
+                                     ref.convert("UTF8", name, text.encode(), "replace")[0])
+
     def test_random_bytes_replace_as_the_cli(self) -> None:
         for i, name in enumerate(ENCODINGS):
             with self.subTest(encoding=name):
