@@ -554,6 +554,7 @@ def main(argv):
     ap.add_argument("--markdown", help="write the RESULTS.md section (with its markers) here")
     ap.add_argument("--json", help="write every figure here")
     ap.add_argument("--command", default="bench/python/seed.py", help="the command line to record")
+    ap.add_argument("--revision", help="the source tree's revision (git describe), to record")
     ap.add_argument("--require-pgcodec", action="store_true",
                     help="fail unless pgcodec and its drivers for psycopg 3 and psycopg2 import (ci/bench)")
     a = ap.parse_args(argv)
@@ -604,7 +605,8 @@ def main(argv):
             "psycopg": f"{psycopg.__version__} ({psycopg.pq.__impl__} implementation, libpq {libpq // 10000}.{libpq % 10000})",
             "psycopg2": psycopg2.__version__.split(" ")[0],
             "asyncpg": getattr(asyncpg, "__version__", "absent"),
-            "pgcodec": getattr(pgcodec, "__version__", "(build tree)") if pgcodec else "absent",
+            "pgcodec": (f"{getattr(pgcodec, '__version__', None) or 'from the build tree'}"
+                        + (f" at {a.revision}" if a.revision else "")) if pgcodec else "absent",
             "server": admin.execute("SHOW server_version").fetchone()[0],
             "server_kind": server_kind,
         }
