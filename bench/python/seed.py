@@ -131,8 +131,12 @@ class Fetcher:
     def __init__(self, driver, variant, dsn, enc, table):
         self.driver, self.variant, self.enc, self.table = driver, variant, enc, table
         self.query = f"SELECT s FROM {table}"
-        self.note = ""
-        getattr(self, f"_open_{driver}")(dsn)
+        self.conn = self.loop = None
+        try:
+            getattr(self, f"_open_{driver}")(dsn)
+        except BaseException:
+            self.close()
+            raise
 
     # psycopg 3: conn.execute().fetchall(); its TextLoader calls
     # bytes.decode(<python codec name>) per value.
@@ -188,7 +192,6 @@ class Fetcher:
                 if asyncio.iscoroutine(result):
                     self.loop.run_until_complete(result)
             except Exception as e:  # e.g. refused for a non-UTF8 client encoding
-                self.close()
                 raise Unavailable(f"pgcodec.drivers.asyncpg.install: {type(e).__name__}: {e}") from None
 
     def _fetch_asyncpg(self):
@@ -198,14 +201,15 @@ class Fetcher:
         return getattr(self, f"_fetch_{self.driver}")()
 
     def close(self):
-        conn, self.conn = getattr(self, "conn", None), None
-        if conn is None:
-            return
-        if self.driver == "asyncpg":
-            self.loop.run_until_complete(conn.close())
-            self.loop.close()
-        else:
-            conn.close()
+        conn, self.conn = self.conn, None
+        loop, self.loop = self.loop, None
+        if conn is not None:
+            if loop is not None:
+                loop.run_until_complete(conn.close())
+            else:
+                conn.close()
+        if loop is not None:
+            loop.close()
 
 
 def strings(rows):
@@ -271,6 +275,18 @@ def run_set(dsn, schema, enc, length, n, repeat, pgcodec, failures):
         raise RuntimeError(f"{table}: {len(truth)} rows, expected {n}")
 
     fetchers = {}
+    try:
+        measure_fetches(row, enc, length, n, repeat, dsn, table, truth, pgcodec, fetchers, failures)
+    finally:
+        for f in fetchers.values():
+            f.close()
+    measure_decode(row, enc, n, repeat, wire, truth, pgcodec, failures)
+    return row
+
+
+def measure_fetches(row, enc, length, n, repeat, dsn, table, truth, pgcodec, fetchers, failures):
+    """Opens a Fetcher per method into `fetchers`, checks its strings, then
+    times them all."""
     default_got = {}  # a driver's default strings, until its pgcodec variant is compared
     for driver, variant in METHODS:
         key = f"{driver}/{variant}"
@@ -326,10 +342,11 @@ def run_set(dsn, schema, enc, length, n, repeat, pgcodec, failures):
     for key, (walls, cpus) in times.items():
         row["methods"][key]["wall_ns"] = min(walls) / n * 1e9
         row["methods"][key]["cpu_ns"] = min(cpus) / n * 1e9
-    for f in fetchers.values():
-        f.close()
 
-    # The decode step alone, on the bytes the server sends in `enc`.
+
+def measure_decode(row, enc, n, repeat, wire, truth, pgcodec, failures):
+    """The decode step alone, on the bytes the server sends in `enc`."""
+    length = row["length"]
     pycodec = psycopg_encodings.py_codecs.get(enc.encode()) or psycopg_encodings.pg2pyenc(enc.encode())
     row["pycodec"] = pycodec
     row["psycopg2_codec"] = psycopg2.extensions.encodings.get(enc, pycodec)
@@ -358,7 +375,6 @@ def run_set(dsn, schema, enc, length, n, repeat, pgcodec, failures):
         w, c = best_of(fn, repeat)
         rec["ns"] = c / n * 1e9  # no server involved: CPU time is the measure
         rec["wall_ns"] = w / n * 1e9
-    return row
 
 
 # --- the report ----------------------------------------------------------------
