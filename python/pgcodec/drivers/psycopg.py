@@ -1,0 +1,188 @@
+"""pgcodec for psycopg 3: text loaders and str dumpers.
+
+    import psycopg, pgcodec.drivers.psycopg
+    conn = psycopg.connect(dsn, client_encoding="SJIS")
+    pgcodec.drivers.psycopg.install(conn)     # or a cursor, or an AdaptersMap
+
+Values of the text types (text, varchar, bpchar, name, "char", unknown, and
+every type psycopg has no loader for, which it loads as text) are decoded,
+and str parameters encoded, with the pgcodec Codec of the connection's
+current client_encoding. Arrays of them come along: psycopg's array loaders
+and dumpers ask the context for the element's loader or dumper.
+
+When the codec is resolved: psycopg makes loader and dumper instances per
+Transformer, that is per query (a cursor makes a new Transformer for each
+execute(), unless the same query object is executed again) and per
+oid/format. Loaders read client_encoding from libpq (PQparameterStatus,
+which follows every SET client_encoding the server reports) once per
+result, dumpers once per instance, and take the Codec from a dict keyed by
+that value; a value then costs one call of the cached Codec's decode or
+encode.
+
+What stays with psycopg's Python codec: the query text itself, column names,
+error and notice messages, COPY in text form, and loaders psycopg keeps for
+other types (enum, json, hstore ...). For the encodings psycopg has no
+Python codec for (EUC_TW, MULE_INTERNAL), enable_missing_encodings() makes
+pgcodec's codecs psycopg's own, through its private encoding table, and
+they then cover those too.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import pgcodec
+from psycopg import errors, postgres
+from psycopg.adapt import AdaptersMap, Dumper, Loader
+from psycopg.pq import Format
+
+from . import UnsupportedEncoding, codec_for_parameter
+
+__all__ = ["install", "enable_missing_encodings", "TextLoader", "TextBinaryLoader",
+           "UnsupportedEncoding"]
+
+UNKNOWN_OID = 705  # pg_type 'unknown': not in psycopg's type registry
+
+# client_encoding parameter value (bytes, as libpq reports it) -> Codec.
+_codecs: dict[bytes, Any] = {}
+
+
+def _codec(context: Any):
+    """The Codec for the context's connection now; UTF8 without a connection
+    (as psycopg's own loaders default)."""
+    conn = context.connection if context is not None else None
+    if conn is None or conn.closed:
+        raw = b"UTF8"
+    else:
+        raw = conn.pgconn.parameter_status(b"client_encoding") or b"UTF8"
+    try:
+        return _codecs[raw]
+    except KeyError:
+        codec = _codecs[raw] = codec_for_parameter(raw, "psycopg")
+        return codec
+
+
+class TextLoader(Loader):
+    """Loads a text value with the pgcodec Codec of the client_encoding.
+
+    `load` is looked up once per result (Transformer.set_pgresult() makes
+    the row's list of load functions), so it is a property: it reads
+    client_encoding then and returns the cached Codec's decode itself, with
+    nothing in between per value. A Transformer that psycopg keeps for the
+    same query object executed again still gets the encoding of each result.
+
+    SQL_ASCII is psycopg's special case kept: "no encoding", the value is
+    returned as bytes."""
+
+    @property
+    def load(self):  # type: ignore[override]
+        codec = _codec(self)
+        return bytes if codec.name == "SQL_ASCII" else codec.decode
+
+
+class TextBinaryLoader(TextLoader):
+    # A text type's binary form is its text in the client encoding too.
+    format = Format.BINARY
+
+
+class _StrDumperBase(Dumper):
+    def __init__(self, cls: type, context: Optional[Any] = None):
+        super().__init__(cls, context)
+        codec = _codec(self)
+        # SQL_ASCII: psycopg sends UTF-8, and so do we.
+        self._encode = (lambda s: s.encode("utf-8")) if codec.name == "SQL_ASCII" else codec.encode
+
+
+class _StrBinaryDumper(_StrDumperBase):
+    format = Format.BINARY
+
+    def dump(self, obj: str) -> bytes:
+        return self._encode(obj)
+
+
+class _StrDumper(_StrDumperBase):
+    def dump(self, obj: str) -> bytes:
+        if "\x00" in obj:  # as psycopg: the text format cannot carry NUL
+            raise errors.DataError("PostgreSQL text fields cannot contain NUL (0x00) bytes")
+        return self._encode(obj)
+
+
+# The same oids as psycopg.types.string's dumpers.
+class StrBinaryDumper(_StrBinaryDumper):
+    oid = postgres.types["text"].oid
+
+
+class StrBinaryDumperVarchar(_StrBinaryDumper):
+    oid = postgres.types["varchar"].oid
+
+
+class StrBinaryDumperName(_StrBinaryDumper):
+    oid = postgres.types["name"].oid
+
+
+class StrDumper(_StrDumper):
+    oid = postgres.types["text"].oid
+
+
+class StrDumperVarchar(_StrDumper):
+    oid = postgres.types["varchar"].oid
+
+
+class StrDumperName(_StrDumper):
+    oid = postgres.types["name"].oid
+
+
+class StrDumperUnknown(_StrDumper):
+    pass  # oid 0: the server infers the type, as psycopg's default str dumper
+
+
+_TEXT_TYPES = ("text", "varchar", "bpchar", "name", '"char"')
+
+
+def install(context: Any) -> None:
+    """Registers pgcodec's text loaders and str dumpers on a psycopg
+    Connection, AsyncConnection, Cursor, AsyncCursor or AdaptersMap.
+
+    Registration order follows psycopg.types.string: the last str dumper
+    registered (text format, unknown oid) stays the default, the others are
+    found by oid."""
+    adapters = context if isinstance(context, AdaptersMap) else getattr(context, "adapters", None)
+    if not isinstance(adapters, AdaptersMap):
+        raise TypeError(f"install() needs a psycopg connection, cursor or AdaptersMap, "
+                        f"not {type(context).__name__}")
+    for dumper in (StrBinaryDumperName, StrBinaryDumperVarchar, StrBinaryDumper, StrDumperName,
+                   StrDumperVarchar, StrDumper, StrDumperUnknown):
+        adapters.register_dumper(str, dumper)
+    # INVALID_OID in text format: psycopg's fallback for every type without a
+    # loader of its own (enums without register, citext, domains ...).
+    adapters.register_loader(postgres.INVALID_OID, TextLoader)
+    adapters.register_loader(UNKNOWN_OID, TextLoader)
+    adapters.register_loader(UNKNOWN_OID, TextBinaryLoader)
+    for name in _TEXT_TYPES:
+        adapters.register_loader(name, TextLoader)
+        adapters.register_loader(name, TextBinaryLoader)
+
+
+def enable_missing_encodings() -> list[str]:
+    """Makes the client encodings psycopg refuses (those without a Python
+    codec: EUC_TW, MULE_INTERNAL) usable, by pointing psycopg's encoding
+    table at pgcodec's codecs ("pgcodec-euc_tw", after pgcodec.register()).
+
+    This writes into psycopg._encodings, a private module of psycopg 3.1:
+    psycopg encodes the query text with the Python codec named there before
+    any dumper runs, so no public API can do it. Returns the encodings added;
+    encodings psycopg already maps are left alone."""
+    from psycopg import _encodings
+
+    pgcodec.register()
+    added = []
+    for name in pgcodec.encodings():
+        key = name.encode()
+        if key in _encodings.py_codecs:
+            continue
+        pyname = "pgcodec-" + name.lower()
+        _encodings.py_codecs[key] = pyname
+        _encodings.py_codecs[key.replace(b"_", b"")] = pyname
+        added.append(name)
+    _encodings.pg2pyenc.cache_clear()
+    return added
