@@ -1,0 +1,439 @@
+"""pgcodec.Codec against the C++ CLI, for every encoding, plus the module's API.
+
+Run by ctest as Python.test_codec (PYTHONPATH=<build>/python:python/tests,
+PGCODEC_CLI=the pgcodec executable).
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+import threading
+import unittest
+
+import cli_reference as ref
+import pgcodec
+
+# Text from many scripts: each encoding keeps what it has (the CLI's replace
+# mode turns the rest into '?').
+SAMPLE = (
+    "Hello, world! 0123456789 ~`!@#$%^&*()_+-=[]{}|;':\",./<>?\\ \t\n"
+    "café naïve Ångström ÿ ¡¿ « » ° ± µ ß æ ø þ ð "
+    "Łódź čeština Ő ő Ţ ş ğ İ ı ċ ĝ ħ ĸ ŋ ŧ Ā ā Ė ė Į į "
+    "Ελληνικά αβγ ΩΨ Русский язык ЁЖЩ ўі ґє "
+    "עברית שלום العربية سلام ไทย ภาษา Tiếng Việt ễ ữ ₫ "
+    "€ ‰ ™ • – — ‘ ’ “ ” … ‹ › Œ œ Š š Ž ž Ÿ ƒ ˆ ˜ "
+    "日本語 ひらがな カタカナ ｶﾀｶﾅ 漢字 ～ ∥ － ￢ ①②⑳ Ⅰ Ⅻ ㈱ ㍻ 髙 﨑 纊 "
+    "中文 简体 繁體 囍 〇 ㄅㄆ 한국어 조선말 갂 똠 "
+    "ō か゚ ㇷ゚ ˥˩ 𠀋 𪚲 😀"
+)
+
+ENCODINGS = pgcodec.encodings()
+
+
+def junk(seed: int, n: int = 600) -> bytes:
+    r = random.Random(seed)
+    return bytes(r.choice(b"abcXYZ \n") if r.random() < 0.5 else r.randrange(0x80, 0x100) for _ in range(n))
+
+
+class EveryEncodingAgainstCli(unittest.TestCase):
+    def setUp(self) -> None:
+        ref.need_cli(self)
+
+    def assert_decodes_as_cli(self, codec, data: bytes) -> None:
+        """Decoding gives the CLI's text, or the CLI's error (message, offset)."""
+        out, err = ref.convert(codec.name, "UTF8", data)
+        for arg in (data, bytearray(data), memoryview(data)):
+            if err is None:
+                self.assertEqual(codec.decode(arg).encode(), out)
+            else:
+                with self.assertRaises(pgcodec.DecodeError) as cm:
+                    codec.decode(arg)
+                self.assertEqual((cm.exception.message, cm.exception.offset), err)
+
+    def test_sample_encodes_and_decodes_as_the_cli(self) -> None:
+        for name in ENCODINGS:
+            with self.subTest(encoding=name):
+                codec = pgcodec.lookup(name)
+                expected, err = ref.convert("UTF8", name, SAMPLE.encode(), "replace")
+                self.assertIsNone(err)
+                self.assertEqual(codec.encode(SAMPLE, "replace"), expected)
+                # What PostgreSQL encodes does not always decode back (GBK's
+                # 0x80, some EUC_TW and JOHAB codes): the CLI says which.
+                self.assertEqual(codec.decode(expected, "replace").encode(),
+                                 ref.convert(name, "UTF8", expected, "replace")[0])
+                self.assert_decodes_as_cli(codec, expected)
+                # Strict encoding of what the encoding has: the same bytes.
+                text = codec.decode(expected, "replace").replace("\ufffd", "")
+                out, err = ref.convert("UTF8", name, text.encode())
+                if err is None:
+                    self.assertEqual(codec.encode(text), out)
+
+    def test_ascii_as_the_cli(self) -> None:
+        # ASCII input takes a copy path (no library call) where the library
+        # says ASCII is itself: still exactly the CLI's answers, NUL included.
+        ascii = bytes(range(1, 128)) * 2
+        for name in ENCODINGS:
+            with self.subTest(encoding=name):
+                codec = pgcodec.lookup(name)
+                self.assert_decodes_as_cli(codec, ascii)
+                self.assert_decodes_as_cli(codec, ascii + b"\x00" + ascii)
+                for text in (ascii.decode(), "a\x00b"):
+                    out, err = ref.convert("UTF8", name, text.encode())
+                    if err is None:
+                        self.assertEqual(codec.encode(text), out)
+                    else:
+                        with self.assertRaises(pgcodec.EncodeError) as cm:
+                            codec.encode(text)
+                        self.assertEqual((cm.exception.message, cm.exception.offset), err)
+
+    def test_latin1_range_as_the_cli(self) -> None:
+        # A str of kind UCS1 goes to single-byte encodings through a table
+        # made from the library's answers: still the CLI's bytes and errors.
+        rng = random.Random(7)
+        chars = [chr(c) for c in range(1, 256)]
+        texts = ["".join(chars), "".join(rng.choice(chars) for _ in range(300)), "é" * 50 + "\x80\xff", "é€ÿ"]
+        for name in ENCODINGS:
+            codec = pgcodec.lookup(name)
+            for text in texts:
+                with self.subTest(encoding=name, text=text[:5]):
+                    out, err = ref.convert("UTF8", name, text.encode())
+                    if err is None:
+                        self.assertEqual(codec.encode(text), out)
+                    else:
+                        with self.assertRaises(pgcodec.EncodeError) as cm:
+                            codec.encode(text)
+                        self.assertEqual((cm.exception.message, cm.exception.offset), err)
+                    self.assertEqual(codec.encode(text, "replace"),
+                                     ref.convert("UTF8", name, text.encode(), "replace")[0])
+
+    def test_random_bytes_replace_as_the_cli(self) -> None:
+        for i, name in enumerate(ENCODINGS):
+            with self.subTest(encoding=name):
+                data = junk(1000 + i)
+                expected, err = ref.convert(name, "UTF8", data, "replace")
+                self.assertIsNone(err)
+                self.assertEqual(pgcodec.lookup(name).decode(data, "replace").encode(), expected)
+                self.assertEqual(pgcodec.lookup(name).decode(memoryview(bytearray(data)), errors="replace").encode(),
+                                 expected)
+
+    def test_decode_errors_as_the_cli(self) -> None:
+        for i, name in enumerate(ENCODINGS):
+            codec = pgcodec.lookup(name)
+            good = ref.convert("UTF8", name, SAMPLE.encode(), "replace")[0]
+            for case, data in (("junk", junk(2000 + i)), ("nul", good + b"\x00abc"),
+                               ("tail junk", good + junk(3000 + i, 40)), ("cut", good + b"\xff")):
+                with self.subTest(encoding=name, case=case):
+                    out, err = ref.convert(name, "UTF8", data)
+                    if err is None:
+                        self.assertEqual(codec.decode(data).encode(), out)
+                        continue
+                    with self.assertRaises(pgcodec.DecodeError) as cm:
+                        codec.decode(data)
+                    e = cm.exception
+                    self.assertEqual((e.message, e.offset), err)
+                    first = ref.check_json(name, data)[0]
+                    self.assertEqual(e.sqlstate, first["sqlstate"])
+                    self.assertEqual(e.offset, first["offset"])
+                    self.assertEqual(e.kind, "invalid" if first["sqlstate"] == "22021" else "no-equivalent")
+                    self.assertEqual(e.encoding, name)
+                    self.assertEqual(e.object, data)
+                    self.assertEqual(e.start, e.offset)
+                    self.assertEqual(data[e.start:e.end].hex(" "), first["bytes"])
+                    self.assertEqual(str(e), e.message)
+                    self.assertEqual(e.reason, e.message)
+
+    def test_encode_errors_as_the_cli(self) -> None:
+        for name in ENCODINGS:
+            codec = pgcodec.lookup(name)
+            for text in (SAMPLE, "abc" + SAMPLE[::-1], "x\u0378y", "😀"):
+                with self.subTest(encoding=name, text=text[:10]):
+                    out, err = ref.convert("UTF8", name, text.encode())
+                    if err is None:
+                        self.assertEqual(codec.encode(text), out)
+                        continue
+                    with self.assertRaises(pgcodec.EncodeError) as cm:
+                        codec.encode(text)
+                    e = cm.exception
+                    self.assertEqual((e.message, e.offset), err)
+                    first = ref.check_json("UTF8", text.encode(), name)[0]
+                    self.assertEqual(e.sqlstate, first["sqlstate"])
+                    self.assertEqual(e.encoding, name)
+                    self.assertIs(e.object, text)
+                    self.assertEqual(len(text[:e.start].encode()), e.offset)
+                    self.assertEqual(text[e.start:e.end].encode().hex(" "), first["bytes"])
+                    self.assertEqual(codec.encode(text, "replace"), ref.convert("UTF8", name, text.encode(), "replace")[0])
+
+    def test_attributes_as_the_cli_lists_them(self) -> None:
+        listed = ref.encodings_json()
+        self.assertEqual([e["name"] for e in listed], ENCODINGS)
+        for e in listed:
+            c = pgcodec.lookup(e["name"])
+            self.assertEqual((c.name, c.id, c.max_char_length, c.server),
+                             (e["name"], e["id"], e["max_char_length"], e["server"]))
+            for alias in e["aliases"]:
+                self.assertIs(pgcodec.lookup(alias), c)
+
+
+class CodecApi(unittest.TestCase):
+    def test_lookup_caches_and_follows_postgresql_names(self) -> None:
+        sjis = pgcodec.lookup("SJIS")
+        for spelling in ("sjis", "Shift-JIS", "shift_jis", "S.J.I.S", "win932", "MsKanji"):
+            self.assertIs(pgcodec.lookup(spelling), sjis)
+        self.assertIs(pgcodec.lookup("utf-8"), pgcodec.lookup("UTF8"))
+        self.assertEqual(len(ENCODINGS), 42)
+        self.assertEqual(ENCODINGS[0], "SQL_ASCII")
+        self.assertEqual(ENCODINGS[35], "SJIS")
+        self.assertEqual(pgcodec.aliases()["shiftjis"], "SJIS")
+        with self.assertRaisesRegex(LookupError, '"nope" is not a PostgreSQL encoding name'):
+            pgcodec.lookup("nope")
+        with self.assertRaises(LookupError):
+            pgcodec.lookup("x" * 64 + "utf8")  # NAMEDATALEN
+        with self.assertRaises(TypeError):
+            pgcodec.lookup(b"sjis")
+        with self.assertRaises(TypeError):
+            pgcodec.Codec()
+
+    def test_repr_and_pickle(self) -> None:
+        c = pgcodec.lookup("euc-jp")
+        self.assertEqual(repr(c), "<pgcodec.Codec EUC_JP>")
+        self.assertIs(pickle.loads(pickle.dumps(c)), c)
+
+    def test_replace(self) -> None:
+        sjis = pgcodec.lookup("SJIS")
+        self.assertEqual(sjis.decode(b"a\x82", "replace"), "a\ufffd")
+        self.assertEqual(sjis.decode(b"a\x82", errors="replace"), "a\ufffd")
+        self.assertEqual(pgcodec.lookup("LATIN1").encode("a€b", "replace"), b"a?b")
+
+    def test_bad_errors_value(self) -> None:
+        c = pgcodec.lookup("UTF8")
+        for bad in ("ignore", "surrogateescape", "STRICT", ""):
+            with self.assertRaisesRegex(ValueError, "'strict' and 'replace'"):
+                c.decode(b"a", bad)
+            with self.assertRaisesRegex(ValueError, "'strict' and 'replace'"):
+                c.encode("a", errors=bad)
+            with self.assertRaises(ValueError):
+                pgcodec.StreamDecoder(c, bad)
+        with self.assertRaises(TypeError):
+            c.decode(b"a", None)
+        with self.assertRaises(TypeError):
+            c.decode("text")
+        with self.assertRaises(TypeError):
+            c.encode(b"bytes")
+        with self.assertRaises(TypeError):
+            c.decode(b"a", "strict", "extra")
+        with self.assertRaises(TypeError):
+            c.decode(data=b"a", bogus=1)
+
+    def test_exceptions_are_unicode_errors(self) -> None:
+        try:
+            pgcodec.lookup("UTF8").decode(b"ab\xc3(")
+        except UnicodeDecodeError as e:
+            self.assertIsInstance(e, pgcodec.DecodeError)
+            self.assertIsInstance(e, ValueError)
+            self.assertEqual(e.message, 'invalid byte sequence for encoding "UTF8": 0xc3 0x28')
+            self.assertEqual((e.sqlstate, e.offset, e.start, e.end, e.kind), ("22021", 2, 2, 4, "invalid"))
+            again = pickle.loads(pickle.dumps(e))
+            self.assertEqual((again.message, again.offset, again.sqlstate), (e.message, e.offset, e.sqlstate))
+        else:
+            self.fail("no DecodeError")
+        try:
+            pgcodec.lookup("LATIN1").encode("añ€")
+        except UnicodeEncodeError as e:
+            self.assertIsInstance(e, pgcodec.EncodeError)
+            self.assertEqual((e.sqlstate, e.offset, e.start, e.end, e.kind), ("22P05", 3, 2, 3, "no-equivalent"))
+            self.assertEqual(str(e), 'character with byte sequence 0xe2 0x82 0xac in encoding "UTF8" has no '
+                                     'equivalent in encoding "LATIN1"')
+        else:
+            self.fail("no EncodeError")
+
+    def test_lone_surrogates_are_invalid_utf8(self) -> None:
+        for name in ("UTF8", "SJIS", "LATIN1", "GB18030"):
+            c = pgcodec.lookup(name)
+            with self.assertRaises(pgcodec.EncodeError) as cm:
+                c.encode("ab\udc80cd")
+            e = cm.exception
+            self.assertEqual((e.sqlstate, e.kind, e.offset, e.start, e.end), ("22021", "invalid", 2, 2, 3))
+            self.assertEqual(e.message, 'invalid byte sequence for encoding "UTF8": 0xed 0xb2 0x80')
+            out = c.encode("ab\ud800cd\udfff", "replace")
+            self.assertTrue(out.startswith(b"ab") and b"cd" in out and b"?" in out, out)
+            with self.assertRaises(pgcodec.EncodeError):
+                pgcodec.StreamEncoder(c).feed("x\ud800")
+
+    def test_char_length(self) -> None:
+        sjis = pgcodec.lookup("SJIS")
+        data = b"\x82\xa0a\x82"
+        self.assertEqual([sjis.char_length(data, i) for i in range(6)], [2, 2, 1, 1, 0, 0])  # 0xa0 leads two bytes to PostgreSQL's mblen
+        self.assertEqual(sjis.char_length(bytearray(data)), 2)
+        self.assertEqual(pgcodec.lookup("UTF8").char_length(memoryview(b"\xf0\x9f\x98\x80"), offset=0), 4)
+        with self.assertRaises(ValueError):
+            sjis.char_length(data, -1)
+
+    def test_single_byte_direct_path_matches_library(self) -> None:
+        # The single-byte table path against the library's own UTF-8 path.
+        for name in ENCODINGS:
+            c = pgcodec.lookup(name)
+            if c.max_char_length != 1:
+                continue
+            with self.subTest(encoding=name):
+                for b in range(256):
+                    data = bytes([b]) * 3
+                    try:
+                        direct = c.decode(data)
+                    except pgcodec.DecodeError as e:
+                        with self.assertRaises(pgcodec.DecodeError) as cm:
+                            c._decode_via_utf8(data)
+                        self.assertEqual(cm.exception.message, e.message)
+                        continue
+                    self.assertEqual(direct, c._decode_via_utf8(data))
+
+    def test_large_inputs(self) -> None:
+        text = SAMPLE * 400  # > 64 KiB: the GIL is released
+        for name in ("UTF8", "GB18030", "EUC_JIS_2004"):
+            c = pgcodec.lookup(name)
+            data = c.encode(text, "replace")
+            self.assertGreater(len(data), 64 * 1024)
+            back = c.decode(data)
+            self.assertEqual(c.encode(back), data)
+            self.assertEqual(back, c._decode_via_utf8(data))
+            self.assertEqual(back, c._decode_filled(data))
+        results = []
+        threads = [threading.Thread(target=lambda: results.append(pgcodec.lookup("UTF8").decode(text.encode())))
+                   for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(results, [text] * 4)
+
+    def test_str_kinds(self) -> None:
+        u = pgcodec.lookup("UTF8")
+        for text in ("", "ascii", "\x80\xff", "é" * 10 + "a", "Ā", "中", "😀", "a\U0010FFFFb", "ÿ中😀"):
+            self.assertEqual(u.decode(text.encode()), text)
+            self.assertEqual(u.decode(text.encode()), u._decode_via_utf8(text.encode()))
+            self.assertEqual(u.decode(text.encode()), u._decode_filled(text.encode()))
+
+
+class Stubs(unittest.TestCase):
+    def test_stubs_name_what_the_module_has(self) -> None:
+        import ast
+        import os
+        path = os.path.join(os.path.dirname(pgcodec.__file__), "__init__.pyi")
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        stub = {}
+        for n in tree.body:
+            if isinstance(n, ast.ClassDef):
+                stub[n.name] = {m.name for m in n.body if isinstance(m, ast.FunctionDef)} | \
+                               {m.target.id for m in n.body if isinstance(m, ast.AnnAssign)}
+            elif isinstance(n, ast.FunctionDef):
+                stub[n.name] = None
+        self.assertEqual(set(stub), set(pgcodec.__all__))
+        for name in pgcodec.__all__:
+            obj = getattr(pgcodec, name)
+            if isinstance(obj, type):
+                have = {a for a in vars(obj) if not a.startswith("__")}
+                if issubclass(obj, UnicodeError):
+                    have |= {"sqlstate", "offset", "message", "kind"}
+                self.assertEqual({a for a in stub[name] if not a.startswith("__")}, have, name)
+
+
+def _decodes(c, data) -> bool:
+    try:
+        c.decode(data)
+        return True
+    except pgcodec.DecodeError:
+        return False
+
+
+def _encodes(c, text) -> bool:
+    try:
+        c.encode(text)
+        return True
+    except pgcodec.EncodeError:
+        return False
+
+
+def _splits(data):
+    for i in range(len(data) + 1):
+        yield data[:i], data[i:]
+
+
+class Streams(unittest.TestCase):
+    SAMPLES = ("UTF8", "SJIS", "EUC_JP", "EUC_JIS_2004", "SHIFT_JIS_2004", "GB18030", "EUC_TW", "BIG5",
+               "MULE_INTERNAL", "LATIN1", "WIN1252", "JOHAB", "UHC")
+
+    def test_decoder_equals_one_shot_for_every_split(self) -> None:
+        for name in self.SAMPLES:
+            c = pgcodec.lookup(name)
+            data = c.encode(SAMPLE[:120] + SAMPLE[-60:], "replace")
+            mode = "strict" if _decodes(c, data) else "replace"
+            whole = c.decode(data, mode)
+            with self.subTest(encoding=name, errors=mode):
+                for a, b in _splits(data):
+                    d = pgcodec.StreamDecoder(c, mode)
+                    self.assertEqual(d.feed(a) + d.feed(memoryview(b)) + d.finish(), whole)
+                d = pgcodec.StreamDecoder(c, mode)
+                self.assertEqual("".join(d.feed(data[i:i + 1]) for i in range(len(data))) + d.finish(), whole)
+
+    def test_decoder_errors_count_from_the_stream_start(self) -> None:
+        for name in self.SAMPLES:
+            c = pgcodec.lookup(name)
+            data = c.encode(SAMPLE[:60], "replace") + b"\x00" + b"tail"
+            with self.assertRaises(pgcodec.DecodeError) as cm:
+                c.decode(data)
+            want = cm.exception
+            with self.subTest(encoding=name):
+                for a, b in _splits(data):
+                    d = pgcodec.StreamDecoder(c)
+                    with self.assertRaises(pgcodec.DecodeError) as cm:
+                        d.feed(a)
+                        d.feed(b)
+                        d.finish()
+                    e = cm.exception
+                    self.assertEqual((e.offset, e.message, e.sqlstate), (want.offset, want.message, want.sqlstate))
+                    self.assertEqual(e.object[e.start:e.end], data[want.start:want.end])
+                    with self.assertRaises(pgcodec.DecodeError):  # stays failed
+                        d.feed(b"x")
+
+    def test_truncated_end_and_replace(self) -> None:
+        c = pgcodec.lookup("SJIS")
+        d = pgcodec.StreamDecoder(c)
+        self.assertEqual(d.feed(b"a\x82"), "a")
+        self.assertEqual(d.pending, b"\x82")
+        with self.assertRaises(pgcodec.DecodeError) as cm:
+            d.finish()
+        self.assertEqual((cm.exception.offset, cm.exception.object), (1, b"\x82"))
+        d = pgcodec.StreamDecoder(c, "replace")
+        self.assertEqual(d.feed(b"a\x82") + d.finish(), c.decode(b"a\x82", "replace"))
+        self.assertIs(d.codec, c)
+
+    def test_encoder_equals_one_shot_for_every_split(self) -> None:
+        for name in self.SAMPLES:
+            c = pgcodec.lookup(name)
+            text = c.decode(c.encode(SAMPLE[:100] + " か゚ ˥˩˥ ㇷ゚" + SAMPLE[-40:], "replace"), "replace")
+            mode = "strict" if _encodes(c, text) else "replace"
+            whole = c.encode(text, mode)
+            with self.subTest(encoding=name, errors=mode):
+                for a, b in _splits(text):
+                    e = pgcodec.StreamEncoder(c, mode)
+                    self.assertEqual(e.feed(a) + e.feed(b) + e.finish(), whole)
+
+    def test_encoder_errors_count_from_the_stream_start(self) -> None:
+        c = pgcodec.lookup("LATIN1")
+        text = "añb€c"
+        with self.assertRaises(pgcodec.EncodeError) as cm:
+            c.encode(text)
+        want = cm.exception
+        for a, b in _splits(text):
+            s = pgcodec.StreamEncoder(c)
+            with self.assertRaises(pgcodec.EncodeError) as cm:
+                s.feed(a)
+                s.feed(b)
+                s.finish()
+            self.assertEqual((cm.exception.offset, cm.exception.message), (want.offset, want.message))
+            self.assertEqual(cm.exception.object[cm.exception.start:cm.exception.end], "€")
+
+
+if __name__ == "__main__":
+    unittest.main()
