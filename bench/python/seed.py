@@ -417,9 +417,10 @@ def markdown(res) -> str:
     out(f"- Data: {sizes}; code points uniform over the U+0001..U+0FFF that round-trip through the client "
         f"encoding ({cps} of them), generated on the server with setseed({SEED}); "
         f"`SELECT s FROM t` with client_encoding = the set's encoding.")
-    out(f"- Time per string = the best of {res['repeat']} fetches of all N strings ÷ N (wall clock, the server's "
-        "share included; in brackets the client's CPU time). Ratio = the driver's default ÷ with pgcodec "
-        "(its loaders/typecasters installed on the connection): > 1 means pgcodec is faster.")
+    out(f"- Time per string = the best of {res['repeat']} fetches of all N strings ÷ N: the client's CPU time "
+        "(what the driver does; the server converts in its own process, the same for every variant), in brackets "
+        "the wall clock (the server's share and the other work on the machine included). Ratio = the driver's "
+        "default ÷ with pgcodec installed on the connection, CPU (wall): > 1 means pgcodec is faster.")
     out()
     head = ["set"]
     for d in DRIVER_TITLE:
@@ -433,7 +434,7 @@ def markdown(res) -> str:
             base, mine = row["methods"][f"{d}/default"], row["methods"][f"{d}/pgcodec"]
             for rec in (base, mine):
                 if "wall_ns" in rec:
-                    cell = f"{fmt_ns(rec['wall_ns'])} ({fmt_ns(rec['cpu_ns'])})"
+                    cell = f"{fmt_ns(rec['cpu_ns'])} ({fmt_ns(rec['wall_ns'])})"
                     if rec.get("misread_strings"):
                         cell += " wrong†"
                     cells.append(cell)
@@ -443,7 +444,7 @@ def markdown(res) -> str:
                     cells.append("n/a‡")
             r = ratio(base.get("wall_ns"), mine.get("wall_ns"))
             rc = ratio(base.get("cpu_ns"), mine.get("cpu_ns"))
-            cells.append("-" if r is None else f"**{fmt_ratio(r)}** ({fmt_ratio(rc)})")
+            cells.append("-" if rc is None else f"**{fmt_ratio(rc)}** ({fmt_ratio(r)})")
         out("| " + " | ".join(cells) + " |")
     out()
     out("† not the server's text (the fetch fails, or strings differ); ‡ not measured. Correctness, against the "
@@ -539,8 +540,8 @@ def claim_sentence(res) -> str:
         return lambda row: ratio(row["decode"].get(a, {}).get("ns"), row["decode"].get(b, {}).get("ns"))
 
     def fetch(drv):
-        return lambda row: ratio(row["methods"][f"{drv}/default"].get("wall_ns"),
-                                 row["methods"][f"{drv}/pgcodec"].get("wall_ns"))
+        return lambda row: ratio(row["methods"][f"{drv}/default"].get("cpu_ns"),
+                                 row["methods"][f"{drv}/pgcodec"].get("cpu_ns"))
 
     encs = [e for e in ("UTF8", "WIN1252") if (e, 1000) in by or (e, 100) in by]
     if not encs:
@@ -552,7 +553,7 @@ def claim_sentence(res) -> str:
     return ("Against the seed's claim (a cached codec 17 % faster on 1 KB strings, 55 % on 100 B strings, i.e. "
             "1.17x and 1.55x), this run gives, for 1,000 / 100-character strings: a cached codecs.getdecoder against bytes.decode(name) "
             f"{each(decode('bytes.decode', 'getdecoder'))}, pgcodec's decode against bytes.decode(name) "
-            f"{each(decode('bytes.decode', 'pgcodec'))}, and the whole fetch with pgcodec against the default "
+            f"{each(decode('bytes.decode', 'pgcodec'))}, and the whole fetch (client CPU) with pgcodec against the default "
             f"{each(fetch('psycopg2'))} with psycopg2 and {each(fetch('psycopg'))} with psycopg 3 "
             "(old time ÷ new time; CPython decodes the name utf-8 without a codec lookup, which is why "
             "caching gains nothing there).")
@@ -570,10 +571,17 @@ def main(argv):
     ap.add_argument("--markdown", help="write the RESULTS.md section (with its markers) here")
     ap.add_argument("--json", help="write every figure here")
     ap.add_argument("--command", default="bench/python/seed.py", help="the command line to record")
+    ap.add_argument("--render", metavar="RESULTS.json",
+                    help="measure nothing: write the section again from an earlier run's --json")
     ap.add_argument("--revision", help="the source tree's revision (git describe), to record")
     ap.add_argument("--require-pgcodec", action="store_true",
                     help="fail unless pgcodec and its drivers for psycopg 3 and psycopg2 import (ci/bench)")
     a = ap.parse_args(argv)
+    if a.render:
+        with open(a.render, encoding="utf-8") as f:
+            res = json.load(f)
+        res["sizes"] = {int(k): v for k, v in res["sizes"].items()}
+        return write_outputs(res, None, a.markdown)
     sizes = dict(SMOKE_N if a.smoke else FULL_N)
     if a.n100:
         sizes[100] = a.n100
@@ -634,7 +642,7 @@ def main(argv):
                 t = time.monotonic()
                 row = run_set(dsn, schema, enc, length, n, repeat, pgcodec, failures)
                 res["sets"].append(row)
-                summary = "  ".join(f"{k} {fmt_ns(v.get('wall_ns'))}" for k, v in row["methods"].items())
+                summary = "  ".join(f"{k} {fmt_ns(v.get('cpu_ns'))}" for k, v in row["methods"].items())
                 print(f"seed.py: {enc} {length}: {summary} ({time.monotonic() - t:.1f} s)", file=sys.stderr)
     finally:
         try:
@@ -644,19 +652,24 @@ def main(argv):
     res["sizes"] = {int(k): v for k, v in res["sizes"].items()}
     res["failures"] = failures
     res["seconds"] = round(time.monotonic() - started, 1)
-    if a.json:
-        with open(a.json, "w", encoding="utf-8") as f:
+    print(f"seed.py: {len(res['sets'])} sets in {res['seconds']} s", file=sys.stderr)
+    return write_outputs(res, a.json, a.markdown)
+
+
+def write_outputs(res, json_path, markdown_path):
+    """Writes the figures and the section; 1 if the run recorded a failure."""
+    if json_path:
+        with open(json_path, "w", encoding="utf-8") as f:
             json.dump(res, f, indent=1)
     text = markdown(res)
-    if a.markdown:
-        with open(a.markdown, "w", encoding="utf-8") as f:
+    if markdown_path:
+        with open(markdown_path, "w", encoding="utf-8") as f:
             f.write(text)
     else:
         sys.stdout.write(text)
-    print(f"seed.py: {len(res['sets'])} sets in {res['seconds']} s", file=sys.stderr)
-    for msg in failures:
+    for msg in res["failures"]:
         print(f"seed.py: FAIL {msg}", file=sys.stderr)
-    return 1 if failures else 0
+    return 1 if res["failures"] else 0
 
 
 if __name__ == "__main__":
