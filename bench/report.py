@@ -4,7 +4,11 @@ and one pgcodec_first_call run (JSON lines). Standard library only; run by
 ci/bench, which passes the command line it ran.
 
   bench/report.py --bench BENCH.json --first-call FIRST.jsonl \
-      --command "ci/bench" --compiler "g++ ..." --out RESULTS.md
+      --command "ci/bench" --compiler "g++ ..." [--keep-python OLD.md] --out RESULTS.md
+
+--keep-python carries the Python section (ci/bench --python, between the
+markers of bench/python/results_section.py) over from the report being
+replaced, so regenerating the C++ figures does not lose it.
 
 Ratios are peer time / pgcodec time from the same run, CPU time (the
 machine is shared; wall time includes other processes): > 1 means pgcodec is
@@ -19,6 +23,9 @@ import os
 import platform
 import re
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "python"))
+import results_section  # noqa: E402  (bench/python/: the Python section's markers)
 
 UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 
@@ -435,7 +442,20 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--kernel-run", action="append", default=[], metavar="KERNEL=BENCH.json",
                     help="pgcodec's rows run again under another kernel (PGCODEC_FORCE_IMPL)")
+    ap.add_argument("--keep-python", metavar="OLD.md",
+                    help="the report being replaced: its Python section is kept (a missing file has none)")
     a = ap.parse_args()
+
+    kept = None
+    if a.keep_python:
+        try:
+            with open(a.keep_python, encoding="utf-8") as f:
+                kept = results_section.extract(f.read())
+        except FileNotFoundError:
+            pass
+        except (OSError, ValueError) as e:
+            print(f"report.py: cannot take the Python section from {a.keep_python}: {e}", file=sys.stderr)
+            return 1
 
     try:
         ctx, runs, errors = load_bench(a.bench)
@@ -489,10 +509,13 @@ def main():
     rep.table(["goal", "threshold", "figure", "passing", "verdict"],
               [[g, th, fig, f"{p}/{t}", verdict(ok) if t else "not measured"] for g, th, fig, p, t, ok in rep.goals])
     rep.lines.extend(body.lines)
+    text = "\n".join(rep.lines).rstrip() + "\n"
+    if kept is not None:
+        text = results_section.place(text, kept)
 
     tmp = a.out + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
-        f.write("\n".join(rep.lines).rstrip() + "\n")
+        f.write(text)
     os.replace(tmp, a.out)
     return 0
 
