@@ -31,21 +31,16 @@ _registered = False
 _infos: dict[str, codecs.CodecInfo] = {}
 
 
-def _nbytes(data) -> int:
-    return len(data) if isinstance(data, (bytes, bytearray)) else memoryview(data).nbytes
-
-
 def codec_info(codec: Codec) -> codecs.CodecInfo:
     """The codecs.CodecInfo for a pgcodec.Codec (made once per encoding)."""
     info = _infos.get(codec.name)
     if info is not None:
         return info
 
-    def encode(input: str, errors: str = "strict") -> tuple[bytes, int]:
-        return codec.encode(input, errors), len(input)
-
-    def decode(input, errors: str = "strict") -> tuple[str, int]:
-        return codec.decode(input, errors), _nbytes(input)
+    # (output, input consumed), in C: a driver that decodes through the codecs
+    # machinery per value (psycopg2 with pgcodec's codecs) calls these.
+    encode = codec._codecs_encode
+    decode = codec._codecs_decode
 
     class IncrementalDecoder(codecs.IncrementalDecoder):
         """Decodes in chunks through a pgcodec.StreamDecoder."""

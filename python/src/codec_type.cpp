@@ -166,6 +166,54 @@ PyObject* codec_decode_filled(PyObject* self, PyObject* const* args, Py_ssize_t 
   return decode_impl(self, args, nargs, kwnames, "_decode_filled", Build::Filled);
 }
 
+// Python's codecs interface (codecs.CodecInfo.decode / .encode): the result
+// and how much input it covers, as a tuple. In C so that a driver decoding
+// through the codecs machinery (psycopg2 with pgcodec's codecs, per value)
+// pays no Python frame between it and decode().
+PyObject* pair(PyObject* out, Py_ssize_t n) {
+  if (!out) return nullptr;
+  PyObject* count = PyLong_FromSsize_t(n);
+  PyObject* t = count ? PyTuple_New(2) : nullptr;
+  if (!t) {
+    Py_DECREF(out);
+    Py_XDECREF(count);
+    return nullptr;
+  }
+  PyTuple_SET_ITEM(t, 0, out);
+  PyTuple_SET_ITEM(t, 1, count);
+  return t;
+}
+
+PyObject* codec_codecs_decode(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  if (nargs < 1) {
+    PyErr_SetString(PyExc_TypeError, "_codecs_decode() takes the input as its first positional argument");
+    return nullptr;
+  }
+  PyObject* s = decode_impl(self, args, nargs, kwnames, "_codecs_decode", Build::Default);
+  if (!s) return nullptr;
+  // decode() succeeded, so the input is bytes-like and was decoded whole.
+  if (PyBytes_CheckExact(args[0])) return pair(s, PyBytes_GET_SIZE(args[0]));
+  Buffer buf;
+  if (!buf.get_fast(args[0])) {
+    Py_DECREF(s);
+    return nullptr;
+  }
+  return pair(s, static_cast<Py_ssize_t>(buf.view().size()));
+}
+
+PyObject* codec_encode(PyObject* self_obj, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
+
+PyObject* codec_codecs_encode(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  if (nargs < 1) {
+    PyErr_SetString(PyExc_TypeError, "_codecs_encode() takes the input as its first positional argument");
+    return nullptr;
+  }
+  PyObject* b = codec_encode(self, args, nargs, kwnames);
+  if (!b) return nullptr;
+  // encode() succeeded, so the input is a str and was encoded whole.
+  return pair(b, PyUnicode_GET_LENGTH(args[0]));
+}
+
 PyObject* codec_decode_partial(PyObject* self_obj, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   static const char* const names[] = {"data", "errors"};
   PyObject* a[2];
@@ -330,6 +378,16 @@ PyMethodDef codec_methods[] = {
      "_decode_partial($self, data, /, errors='strict')\n--\n\n"
      "Decode data, stopping before a character cut off by its end: returns\n"
      "(text, bytes consumed). Used by the codecs StreamReader."},
+    {"_codecs_decode", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(codec_codecs_decode)),
+     METH_FASTCALL | METH_KEYWORDS,
+     "_codecs_decode($self, input, errors='strict', /)\n--\n\n"
+     "decode() for Python's codecs machinery: returns (text, bytes consumed), the\n"
+     "consumed count always the whole input. CodecInfo.decode of pgcodec.register()."},
+    {"_codecs_encode", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(codec_codecs_encode)),
+     METH_FASTCALL | METH_KEYWORDS,
+     "_codecs_encode($self, input, errors='strict', /)\n--\n\n"
+     "encode() for Python's codecs machinery: returns (bytes, characters consumed),\n"
+     "always the whole str. CodecInfo.encode of pgcodec.register()."},
     {"__reduce__", codec_reduce, METH_NOARGS, "Pickles as pgcodec.lookup(name)."},
     {nullptr, nullptr, 0, nullptr}};
 
