@@ -11,22 +11,11 @@ from __future__ import annotations
 __all__ = ["DecodeError", "EncodeError"]
 
 
-class DecodeError(UnicodeDecodeError):
-    """Bytes that do not decode, as PostgreSQL would reject them.
+class _PostgresError:
+    """What both classes add to Python's Unicode errors (their first base, so
+    its __init__, __str__ and __reduce__ come before the Unicode error's)."""
 
-    Attributes beyond UnicodeDecodeError's (encoding, object, start, end, reason):
-
-    sqlstate -- "22021" (invalid byte sequence) or "22P05" (no equivalent)
-    offset   -- byte offset of the offending character in the whole input
-                (for StreamDecoder: from the start of the stream)
-    message  -- PostgreSQL's message, e.g.
-                'invalid byte sequence for encoding "SJIS": 0x82'
-    kind     -- "invalid" or "no-equivalent"
-
-    ``object[start:end]`` are the offending bytes; str(error) is the message.
-    """
-
-    def __init__(self, encoding: str, object: bytes, start: int, end: int, reason: str,
+    def __init__(self, encoding: str, object, start: int, end: int, reason: str,
                  *, sqlstate: str, offset: int, kind: str) -> None:
         super().__init__(encoding, object, start, end, reason)
         self.sqlstate = sqlstate
@@ -42,7 +31,24 @@ class DecodeError(UnicodeDecodeError):
                            {"sqlstate": self.sqlstate, "offset": self.offset, "kind": self.kind}))
 
 
-class EncodeError(UnicodeEncodeError):
+class DecodeError(_PostgresError, UnicodeDecodeError):
+    """Bytes that do not decode, as PostgreSQL would reject them.
+
+    Attributes beyond UnicodeDecodeError's (encoding, object, start, end, reason):
+
+    sqlstate -- "22021" (invalid byte sequence) or "22P05" (no equivalent)
+    offset   -- byte offset of the offending character in the whole input
+                (for StreamDecoder: from the start of the stream)
+    message  -- PostgreSQL's message, e.g.
+                'invalid byte sequence for encoding "SJIS": 0x82'
+    kind     -- "invalid" or "no-equivalent"
+
+    ``object[start:end]`` are the offending bytes; str(error) is the message.
+    """
+
+
+
+class EncodeError(_PostgresError, UnicodeEncodeError):
     """Text that does not encode, as PostgreSQL would reject it.
 
     Attributes beyond UnicodeEncodeError's (encoding, object, start, end, reason):
@@ -60,20 +66,6 @@ class EncodeError(UnicodeEncodeError):
     is the message.
     """
 
-    def __init__(self, encoding: str, object: str, start: int, end: int, reason: str,
-                 *, sqlstate: str, offset: int, kind: str) -> None:
-        super().__init__(encoding, object, start, end, reason)
-        self.sqlstate = sqlstate
-        self.offset = offset
-        self.message = reason
-        self.kind = kind
-
-    def __str__(self) -> str:
-        return self.message
-
-    def __reduce__(self):
-        return (_rebuild, (type(self), (self.encoding, self.object, self.start, self.end, self.reason),
-                           {"sqlstate": self.sqlstate, "offset": self.offset, "kind": self.kind}))
 
 
 def _rebuild(cls, args, kwargs):
