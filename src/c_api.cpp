@@ -167,6 +167,8 @@ const char* pgcodec_name(const pgcodec_codec* codec) noexcept {
   return codec ? to_cpp(codec)->name().data() : nullptr;
 }
 
+const char* pgcodec_version() noexcept { return PGCODEC_VERSION_STRING; }
+
 pgcodec_result pgcodec_decode(const pgcodec_codec* codec, const char* in, size_t in_len, char* out,
                               size_t out_cap, int mode) noexcept {
   return convert(&Codec::decode, codec, in, in_len, out, out_cap, mode);

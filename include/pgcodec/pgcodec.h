@@ -27,6 +27,8 @@
 
 #include <stddef.h>
 
+#include "pgcodec/version.h"
+
 #ifdef __cplusplus
 #define PGCODEC_NOEXCEPT noexcept
 extern "C" {
@@ -88,6 +90,11 @@ const pgcodec_codec *pgcodec_by_id(int pg_encoding_id) PGCODEC_NOEXCEPT;
 int pgcodec_id(const pgcodec_codec *codec) PGCODEC_NOEXCEPT;
 /* PostgreSQL's canonical name ("UTF8", "SJIS"), static; NULL for NULL. */
 const char *pgcodec_name(const pgcodec_codec *codec) PGCODEC_NOEXCEPT;
+
+/* The version of the library linked in ("0.1.0"), static. The header's
+ * PGCODEC_VERSION_STRING (pgcodec/version.h) is the version compiled
+ * against; with a shared library the two may differ. */
+const char *pgcodec_version(void) PGCODEC_NOEXCEPT;
 
 /* --- One-shot conversion ------------------------------------------------ */
 

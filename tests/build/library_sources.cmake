@@ -14,12 +14,16 @@ endif()
 get_filename_component(src "${SOURCE_DIR}/src" REALPATH)
 get_filename_component(inc "${SOURCE_DIR}/include" REALPATH)
 get_filename_component(top "${SOURCE_DIR}" REALPATH)
-# True (in ${out}) when path p, relative to BUILD_DIR if not absolute, is in src/ or include/.
+# The public headers the build generates (pgcodec/version.h).
+get_filename_component(gen "${BUILD_DIR}/include" REALPATH)
+# True (in ${out}) when path p, relative to BUILD_DIR if not absolute, is in
+# src/ or include/, or is the build's generated include/.
 function(allowed p out)
   get_filename_component(p "${p}" REALPATH BASE_DIR "${BUILD_DIR}")
   string(FIND "${p}/" "${src}/" a)
   string(FIND "${p}/" "${inc}/" b)
-  if(a EQUAL 0 OR b EQUAL 0)
+  string(FIND "${p}/" "${gen}/" g)
+  if(a EQUAL 0 OR b EQUAL 0 OR g EQUAL 0)
     set(${out} TRUE PARENT_SCOPE)
   else()
     set(${out} FALSE PARENT_SCOPE)

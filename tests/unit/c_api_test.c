@@ -486,7 +486,20 @@ static void test_stream_encoder(void) {
   CHECK(pgcodec_stream_encoder_new(sj, 9) == NULL);
 }
 
+/* The library's version is the header's, and the macros agree with the
+ * string (all three generated from project(VERSION)). */
+static void test_version(void) {
+  char expected[32];
+  CHECK_STR(pgcodec_version(), PGCODEC_VERSION_STRING);
+  snprintf(expected, sizeof expected, "%d.%d.%d", PGCODEC_VERSION_MAJOR, PGCODEC_VERSION_MINOR,
+           PGCODEC_VERSION_PATCH);
+  CHECK_STR(pgcodec_version(), expected);
+  CHECK(PGCODEC_VERSION ==
+        PGCODEC_VERSION_MAJOR * 10000 + PGCODEC_VERSION_MINOR * 100 + PGCODEC_VERSION_PATCH);
+}
+
 int main(void) {
+  test_version();
   test_lookup();
   test_win1252();
   test_utf8_and_errors();

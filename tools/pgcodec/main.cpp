@@ -21,6 +21,7 @@
 #include "verifier/verify.hpp"
 #include "pgcodec/codec.hpp"
 #include "pgcodec/encoding.hpp"
+#include "pgcodec/pgcodec.h"
 
 namespace {
 
@@ -183,6 +184,8 @@ int main(int argc, char** argv) {
       "Exit status: 0 on success, 1 when the data has errors, 2 on bad usage or an\n"
       "unknown encoding name.",
       "pgcodec"};
+  app.set_version_flag("--version", std::string("pgcodec ") + pgcodec_version(),
+                       "Print pgcodec's version and exit");
   app.require_subcommand(1);
   bool json = false;
   auto* list = app.add_subcommand(
