@@ -18,7 +18,7 @@ as "pgcodec-<name>" (bytes.decode, open, io.TextIOWrapper).
 from __future__ import annotations
 
 from ._errors import DecodeError, EncodeError
-from ._pgcodec import Codec, StreamDecoder, StreamEncoder, aliases, encodings, lookup
+from ._pgcodec import Codec, StreamDecoder, StreamEncoder, __version__, aliases, encodings, lookup
 from ._registry import register
 
 __all__ = [

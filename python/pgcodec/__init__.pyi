@@ -2,6 +2,8 @@
 # and the pure-Python parts it re-exports). Keep in step with python/src/.
 from typing import Literal, Union
 
+__version__: str  # the library's version, e.g. "0.1.0"
+
 _BytesLike = Union[bytes, bytearray, memoryview]
 _Errors = Literal["strict", "replace"]
 

@@ -3,6 +3,7 @@
 // re-exports all of it.
 #include "args.hpp"
 #include "pgcodec/encoding.hpp"
+#include "pgcodec/pgcodec.h"
 #include "pgcodec_py.hpp"
 
 namespace pgcodec::python {
@@ -108,7 +109,9 @@ PyMODINIT_FUNC PyInit__pgcodec() {
   using namespace pgcodec::python;
   PyObject* m = PyModule_Create(&module_def);
   if (!m) return nullptr;
-  if (!init_codec_type(m) || !init_stream_types(m)) {
+  // The library's version (pgcodec_version(): project(VERSION), its one place).
+  if (!init_codec_type(m) || !init_stream_types(m) ||
+      PyModule_AddStringConstant(m, "__version__", pgcodec_version()) < 0) {
     Py_DECREF(m);
     return nullptr;
   }

@@ -24,6 +24,13 @@ class CliMirror(unittest.TestCase):
         self.tmp = tempfile.TemporaryDirectory()
         self.addCleanup(self.tmp.cleanup)
 
+    def test_version_is_the_clis(self) -> None:
+        import pgcodec
+        out = ref.run("--version")
+        self.assertEqual(out.returncode, 0)
+        self.assertEqual(out.stdout, f"pgcodec {pgcodec.__version__}\n".encode())
+        self.assertRegex(pgcodec.__version__, r"^\d+\.\d+\.\d+$")
+
     def file(self, data: bytes) -> str:
         path = os.path.join(self.tmp.name, f"in{len(os.listdir(self.tmp.name))}.bin")
         with open(path, "wb") as f:
