@@ -91,9 +91,7 @@ PyObject* encode_ucs1(const CodecObject* c, PyObject* str) {
 PyObject* ascii_str(std::string_view in) {
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
   if (!all_ascii(p, in.size()) || std::memchr(p, 0, in.size())) return nullptr;
-  PyObject* str = PyUnicode_New(static_cast<Py_ssize_t>(in.size()), 127);
-  if (str) std::memcpy(PyUnicode_DATA(str), p, in.size());
-  return str;
+  return ascii_copy(p, in.size());
 }
 
 void raise_decode(const CodecObject* c, const Error& e, PyObject* data, std::size_t n) {

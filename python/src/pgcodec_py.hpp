@@ -65,6 +65,8 @@ void raise_encode_error(const Error& e, Encoding codec, PyObject* object, Py_ssi
 PyObject* str_from_utf8(const char* p, std::size_t n);
 // Every kind filled by the module, whatever the length.
 PyObject* str_from_utf8_filled(const char* p, std::size_t n);
+// ASCII bytes (the caller checked) copied into a compact ASCII str.
+PyObject* ascii_copy(const unsigned char* p, std::size_t n);
 // Single-byte decoding through CodecObject::table; nullptr without an
 // exception set when some byte has no direct entry (the caller then takes
 // the library's path, which reports it).

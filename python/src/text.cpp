@@ -62,37 +62,9 @@ void fill(Char* out, const unsigned char* p, std::size_t n) {
   }
 }
 
-}  // namespace
-
-Py_ssize_t count_code_points(const char* s, std::size_t n) {
-  const auto* p = reinterpret_cast<const unsigned char*>(s);
-  std::size_t count = 0;
-  for (std::size_t i = 0; i < n; ++i) count += (p[i] & 0xC0) != 0x80;
-  return static_cast<Py_ssize_t>(count);
-}
-
-PyObject* str_from_utf8(const char* s, std::size_t n) {
-  const auto* p = reinterpret_cast<const unsigned char*>(s);
-  if (all_ascii(p, n)) {
-    PyObject* str = PyUnicode_New(static_cast<Py_ssize_t>(n), 127);
-    if (str) std::memcpy(PyUnicode_DATA(str), p, n);
-    return str;
-  }
-  // Short text: filling the str ourselves from the validated bytes measured
-  // 10-30 % faster than PyUnicode_DecodeUTF8 (up to ~300 bytes); on longer
-  // text CPython's decoder, second validation included, is as fast or
-  // faster (1000 CJK characters: 4.2 vs 5.4 us).
-  if (n <= kFillMax) return str_from_utf8_filled(s, n);
-  return PyUnicode_DecodeUTF8(s, static_cast<Py_ssize_t>(n), "strict");
-}
-
-PyObject* str_from_utf8_filled(const char* s, std::size_t n) {
-  const auto* p = reinterpret_cast<const unsigned char*>(s);
-  if (all_ascii(p, n)) {
-    PyObject* str = PyUnicode_New(static_cast<Py_ssize_t>(n), 127);
-    if (str) std::memcpy(PyUnicode_DATA(str), p, n);
-    return str;
-  }
+// UTF-8 that is not all ASCII (a str of only ASCII must be made as ASCII,
+// the callers' job), filled into a str of the smallest kind.
+PyObject* fill_non_ascii(const unsigned char* p, std::size_t n) {
   // The kind follows from the bytes alone (continuation bytes are 80..BF):
   // a byte >= F0 leads U+10000 and up, a byte >= C4 leads U+0100..U+FFFF,
   // else every lead is C2..C3 (U+0080..U+00FF). One branch-free pass finds
@@ -134,11 +106,43 @@ PyObject* str_from_utf8_filled(const char* s, std::size_t n) {
   return str;
 }
 
+}  // namespace
+
+Py_ssize_t count_code_points(const char* s, std::size_t n) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s);
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < n; ++i) count += (p[i] & 0xC0) != 0x80;
+  return static_cast<Py_ssize_t>(count);
+}
+
+PyObject* ascii_copy(const unsigned char* p, std::size_t n) {
+  PyObject* str = PyUnicode_New(static_cast<Py_ssize_t>(n), 127);
+  if (str) std::memcpy(PyUnicode_DATA(str), p, n);
+  return str;
+}
+
+PyObject* str_from_utf8(const char* s, std::size_t n) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s);
+  if (all_ascii(p, n)) return ascii_copy(p, n);
+  // Short text: filling the str ourselves from the validated bytes measured
+  // 10-30 % faster than PyUnicode_DecodeUTF8 (up to ~300 bytes); on longer
+  // text CPython's decoder, second validation included, is as fast or
+  // faster (1000 CJK characters: 4.2 vs 5.4 us).
+  if (n <= kFillMax) return fill_non_ascii(p, n);
+  return PyUnicode_DecodeUTF8(s, static_cast<Py_ssize_t>(n), "strict");
+}
+
+PyObject* str_from_utf8_filled(const char* s, std::size_t n) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s);
+  return all_ascii(p, n) ? ascii_copy(p, n) : fill_non_ascii(p, n);
+}
+
 PyObject* str_from_single_byte(const CodecObject* c, const unsigned char* p, std::size_t n) {
   if (c->identity) {
     // Every byte but NUL is its own code point (LATIN1): a copy.
     if (std::memchr(p, 0, n)) return nullptr;
-    PyObject* str = PyUnicode_New(static_cast<Py_ssize_t>(n), all_ascii(p, n) ? 0x7F : 0xFF);
+    if (all_ascii(p, n)) return ascii_copy(p, n);
+    PyObject* str = PyUnicode_New(static_cast<Py_ssize_t>(n), 0xFF);
     if (str) std::memcpy(PyUnicode_DATA(str), p, n);
     return str;
   }
