@@ -51,6 +51,18 @@ class EveryEncodingAgainstCli(unittest.TestCase):
                     codec.decode(arg)
                 self.assertEqual((cm.exception.message, cm.exception.offset), err)
 
+    def assert_encodes_as_cli(self, codec, text: str):
+        """Encoding gives the CLI's bytes, or the CLI's error (message,
+        offset); returns the EncodeError, None when the text encodes."""
+        out, err = ref.convert("UTF8", codec.name, text.encode())
+        if err is None:
+            self.assertEqual(codec.encode(text), out)
+            return None
+        with self.assertRaises(pgcodec.EncodeError) as cm:
+            codec.encode(text)
+        self.assertEqual((cm.exception.message, cm.exception.offset), err)
+        return cm.exception
+
     def test_sample_encodes_and_decodes_as_the_cli(self) -> None:
         for name in ENCODINGS:
             with self.subTest(encoding=name):
@@ -65,9 +77,7 @@ class EveryEncodingAgainstCli(unittest.TestCase):
                 self.assert_decodes_as_cli(codec, expected)
                 # Strict encoding of what the encoding has: the same bytes.
                 text = codec.decode(expected, "replace").replace("\ufffd", "")
-                out, err = ref.convert("UTF8", name, text.encode())
-                if err is None:
-                    self.assertEqual(codec.encode(text), out)
+                self.assert_encodes_as_cli(codec, text)
 
     def test_ascii_as_the_cli(self) -> None:
         # ASCII input takes a copy path (no library call) where the library
@@ -79,13 +89,7 @@ class EveryEncodingAgainstCli(unittest.TestCase):
                 self.assert_decodes_as_cli(codec, ascii)
                 self.assert_decodes_as_cli(codec, ascii + b"\x00" + ascii)
                 for text in (ascii.decode(), "a\x00b"):
-                    out, err = ref.convert("UTF8", name, text.encode())
-                    if err is None:
-                        self.assertEqual(codec.encode(text), out)
-                    else:
-                        with self.assertRaises(pgcodec.EncodeError) as cm:
-                            codec.encode(text)
-                        self.assertEqual((cm.exception.message, cm.exception.offset), err)
+                    self.assert_encodes_as_cli(codec, text)
 
     def test_latin1_range_as_the_cli(self) -> None:
         # A str of kind UCS1 goes to single-byte encodings through a table
@@ -97,13 +101,7 @@ class EveryEncodingAgainstCli(unittest.TestCase):
             codec = pgcodec.lookup(name)
             for text in texts:
                 with self.subTest(encoding=name, text=text[:5]):
-                    out, err = ref.convert("UTF8", name, text.encode())
-                    if err is None:
-                        self.assertEqual(codec.encode(text), out)
-                    else:
-                        with self.assertRaises(pgcodec.EncodeError) as cm:
-                            codec.encode(text)
-                        self.assertEqual((cm.exception.message, cm.exception.offset), err)
+                    self.assert_encodes_as_cli(codec, text)
                     self.assertEqual(codec.encode(text, "replace"),
                                      ref.convert("UTF8", name, text.encode(), "replace")[0])
 
@@ -148,14 +146,9 @@ class EveryEncodingAgainstCli(unittest.TestCase):
             codec = pgcodec.lookup(name)
             for text in (SAMPLE, "abc" + SAMPLE[::-1], "x\u0378y", "😀"):
                 with self.subTest(encoding=name, text=text[:10]):
-                    out, err = ref.convert("UTF8", name, text.encode())
-                    if err is None:
-                        self.assertEqual(codec.encode(text), out)
+                    e = self.assert_encodes_as_cli(codec, text)
+                    if e is None:
                         continue
-                    with self.assertRaises(pgcodec.EncodeError) as cm:
-                        codec.encode(text)
-                    e = cm.exception
-                    self.assertEqual((e.message, e.offset), err)
                     first = ref.check_json("UTF8", text.encode(), name)[0]
                     self.assertEqual(e.sqlstate, first["sqlstate"])
                     self.assertEqual(e.encoding, name)
