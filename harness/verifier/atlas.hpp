@@ -29,10 +29,21 @@ struct ReferenceReport {
   std::size_t divergences = 0, unregistered = 0, stale = 0;
   std::map<std::string, std::size_t> counts;  // "decode only-postgres" -> n
   std::map<std::string, std::vector<harness::RegistryRow>> examples;  // per category name
-  // Reading what PostgreSQL writes (every code point it encodes), and
-  // writing what PostgreSQL then reads back as the same text.
-  std::size_t reads_total = 0, reads_wrong = 0, writes_total = 0, writes_wrong = 0;
-  std::vector<std::string> read_examples, write_examples;
+  // What a driver author needs. Reads: of every code point PostgreSQL
+  // writes (reads_total), those whose bytes the codec reads as another text
+  // or rejects (reads_wrong); PostgreSQL's own one-way writes, which it does
+  // not read back as the code point either, are set aside
+  // (reads_postgres_own). Writes: of every code point the codec writes
+  // (writes_total), those PostgreSQL stores as another text, or rejects
+  // though it has the character (writes_wrong); set aside are the codec
+  // writing PostgreSQL's own one-way bytes (writes_postgres_own) and bytes
+  // PostgreSQL rejects for a character it has no equivalent for, as it
+  // would from any codec (writes_rejected_anyway).
+  std::size_t reads_total = 0, reads_wrong = 0, reads_postgres_own = 0;
+  std::size_t writes_total = 0, writes_wrong = 0, writes_postgres_own = 0, writes_rejected_anyway = 0;
+  std::vector<std::string> read_examples, write_examples;  // the first few wrong ones
+  bool reads_nul = false;  // reads the byte 0x00, which PostgreSQL rejects
+  std::size_t driver_wrong() const { return reads_wrong + writes_wrong; }
   void count(Category c, Direction d) {
     ++counts[std::string(to_string(d)) + " " + to_string(c)];
   }
@@ -74,7 +85,16 @@ struct Atlas {
   std::vector<std::string> direct_left_out;
 
   std::string summary_table() const;
-  void write(const std::string& dir) const;  // atlas.md, atlas.json, index.html
+  // atlas.json, then atlas.md and index.html rendered from what atlas.json
+  // holds (render_atlas), so a re-render gives the same files.
+  void write(const std::string& dir) const;
 };
+
+// Reads <dir>/atlas.json (as Atlas::write wrote it) and writes atlas.md
+// and index.html from it, and atlas.json again with what is derived from
+// the counts (closest reference, recommendation) as this code derives it:
+// `pgcodec verify --render-atlas <dir>`. Throws std::runtime_error when the
+// file is missing or not an atlas.
+void render_atlas(const std::string& dir);
 
 }  // namespace pgcodec::verifier

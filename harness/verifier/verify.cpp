@@ -505,6 +505,8 @@ struct Verifier {
         const Category c = classify(pg[i], out[i]);
         if (opt.sample) tested.emplace(d, input_text(in[i], d));
         if (c == Category::Agree) continue;
+        if (d == Direction::Decode && in[i] == std::string(1, '\0') && c == Category::OnlyActual)
+          rr.reads_nul = true;
         RegistryRow row{d, input_text(in[i], d), outcome_text(pg[i], d), outcome_text(out[i], d), c,
                         explain(e, d, in[i], pg[i], c)};
         rr.count(c, d);
@@ -514,31 +516,51 @@ struct Verifier {
       }
     }
     // Does the driver read what PostgreSQL writes, and write what it reads?
+    // PostgreSQL's own one-way writes (bytes it reads back as another
+    // character, or rejects) are set aside: no codec can undo them.
+    const Codec& cd = codec(e);
     std::vector<std::string> pg_written;
     std::vector<std::size_t> which;
+    std::vector<char> pg_own(enc_in.size(), 0);
     for (std::size_t i = 0; i < enc_in.size(); ++i)
       if (enc_pg[i].ok()) {
         pg_written.push_back(enc_pg[i].output);
         which.push_back(i);
+        pg_own[i] = !converts_to(pgcodec_outcome(cd, Direction::Decode, enc_pg[i].output), enc_in[i]);
       }
     std::vector<Outcome> read;
     ref.run(Direction::Decode, pg_written, read);
     rr.reads_total = pg_written.size();
     for (std::size_t k = 0; k < read.size(); ++k) {
+      if (pg_own[which[k]]) {
+        ++rr.reads_postgres_own;
+        continue;
+      }
       if (converts_to(read[k], enc_in[which[k]])) continue;
-      if (rr.read_examples.size() < 3)
+      if (rr.read_examples.size() < 5)
         rr.read_examples.push_back(hex_bytes(pg_written[k]) + " (PostgreSQL's " +
                                    code_points_text(enc_in[which[k]]) + ") -> " +
                                    outcome_text(read[k], Direction::Decode));
       ++rr.reads_wrong;
     }
-    const Codec& cd = codec(e);
+    // A write counts when PostgreSQL stores another character, or rejects
+    // bytes for a character it has; writing PostgreSQL's own one-way bytes,
+    // or bytes it rejects for a character it has no equivalent for (as it
+    // would reject any codec's), is set aside.
     for (std::size_t i = 0; i < enc_in.size(); ++i) {
       if (!enc_got[i].ok()) continue;
       ++rr.writes_total;
       const Outcome back = pgcodec_outcome(cd, Direction::Decode, enc_got[i].output);
       if (converts_to(back, enc_in[i])) continue;
-      if (rr.write_examples.size() < 3)
+      if (enc_pg[i].ok() && pg_own[i] && enc_got[i].output == enc_pg[i].output) {
+        ++rr.writes_postgres_own;
+        continue;
+      }
+      if (!back.ok() && !enc_pg[i].ok()) {
+        ++rr.writes_rejected_anyway;
+        continue;
+      }
+      if (rr.write_examples.size() < 5)
         rr.write_examples.push_back(code_points_text(enc_in[i]) + " -> " + hex_bytes(enc_got[i].output) +
                                     " -> PostgreSQL " + (back.ok() ? code_points_text(back.output) : kind_text(back)));
       ++rr.writes_wrong;
@@ -652,6 +674,15 @@ std::string python_version() {
 }  // namespace
 
 int run_verify(const VerifyOptions& opt) {
+  if (opt.render_atlas) {
+    render_atlas(*opt.render_atlas);
+    const std::string done = "pgcodec verify: atlas.md and index.html rendered from " + *opt.render_atlas + "/atlas.json";
+    if (opt.on_line)
+      opt.on_line(done);
+    else
+      std::cerr << done << "\n";
+    return 0;
+  }
   const auto t0 = Clock::now();
   if (opt.update_registry && opt.sample)
     throw std::runtime_error("--update-registry needs an exhaustive run (drop --sample)");

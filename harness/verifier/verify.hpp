@@ -53,6 +53,9 @@ struct VerifyOptions {
   std::optional<std::string> registry;     // default: locate_registry() (registry_location.hpp)
   std::optional<std::string> out;          // atlas directory (default docs/atlas on full runs)
   bool update_registry = false;
+  // Only render atlas.md and index.html again from <dir>/atlas.json
+  // (render_atlas in atlas.hpp); no server, nothing else runs.
+  std::optional<std::string> render_atlas;
   std::size_t show = 5;                    // failures listed per encoding
   std::uint64_t seed = 1;
   // Where the run is (called from the calling thread); none by default.

@@ -270,6 +270,10 @@ int main(int argc, char** argv) {
                      "Directory of the divergence registry (default: the installed one,\n"
                      "<prefix>/share/pgcodec/divergences, or the source tree's corpus/divergences)");
   verify->add_option("--out", vo.out, "Write the atlas here (default on full runs: docs/atlas)");
+  verify->add_option("--render-atlas", vo.render_atlas,
+                     "Only render DIR/atlas.md and DIR/index.html again from DIR/atlas.json\n"
+                     "(as a full run writes them); no server is started")
+      ->type_name("DIR");
   verify->add_flag("--update-registry", vo.update_registry,
                    "Rewrite the registry files from this run's divergences (exhaustive runs only)");
   verify->add_option("--show", vo.show, "Failures listed per encoding")->capture_default_str();
