@@ -1,6 +1,6 @@
 # Installs the built tree into a scratch prefix, then compiles and links
 # tests/consumer/main.c against it with a plain C compiler and runs it, twice:
-# with exactly the flags README.md documents ("Install / use from C"), and with what
+# with exactly the flags README.md documents ("Install"), and with what
 # `pkg-config --static --cflags --libs pgcodec` says (pgcodec.pc's
 # Libs.private). The static library is C++ inside: -lstdc++ (and -lm) are
 # part of both. BUILD_FLAGS are the build's own C compile and link flags
