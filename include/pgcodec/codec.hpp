@@ -19,6 +19,7 @@
 #include <type_traits>
 
 #include "pgcodec/encoding.hpp"
+#include "pgcodec/export.h"
 #include "pgcodec/result.hpp"
 
 namespace pgcodec {
@@ -28,7 +29,7 @@ struct CodecRow;
 struct CodecFactory;
 }  // namespace detail
 
-class Codec {
+class PGCODEC_API Codec {
  public:
   Encoding encoding() const noexcept { return encoding_; }
   std::string_view name() const noexcept { return info(encoding_).name; }
@@ -112,16 +113,16 @@ class Codec {
 };
 
 // The codec of an encoding: resolve once, keep the reference.
-const Codec& codec(Encoding e) noexcept;
+PGCODEC_API const Codec& codec(Encoding e) noexcept;
 // Name lookup as PostgreSQL resolves names; nullptr if unknown.
-const Codec* find_codec(std::string_view name) noexcept;
+PGCODEC_API const Codec* find_codec(std::string_view name) noexcept;
 
 // The by-name path: looks the codec up on every call. Same results as the
 // cached path; it exists for comparison (and for one-off conversions).
 // An unknown name is a std::invalid_argument.
-Result decode(std::string_view encoding_name, std::string_view in, std::span<char> out,
-              ErrorMode mode = ErrorMode::Strict);
-Result encode(std::string_view encoding_name, std::string_view utf8, std::span<char> out,
-              ErrorMode mode = ErrorMode::Strict);
+PGCODEC_API Result decode(std::string_view encoding_name, std::string_view in,
+                          std::span<char> out, ErrorMode mode = ErrorMode::Strict);
+PGCODEC_API Result encode(std::string_view encoding_name, std::string_view utf8,
+                          std::span<char> out, ErrorMode mode = ErrorMode::Strict);
 
 }  // namespace pgcodec

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "pgcodec/export.h"
+
 namespace pgcodec {
 
 // Values are PostgreSQL's `pg_enc` numbers; they appear on the wire and in
@@ -77,8 +79,8 @@ struct EncodingInfo {
 };
 
 // All 42 encodings, indexed by id.
-std::span<const EncodingInfo> encodings() noexcept;
-const EncodingInfo& info(Encoding e) noexcept;
+PGCODEC_API std::span<const EncodingInfo> encodings() noexcept;
+PGCODEC_API const EncodingInfo& info(Encoding e) noexcept;
 
 // One row of PostgreSQL's alias table: a normalised name and its encoding.
 struct Alias {
@@ -86,15 +88,15 @@ struct Alias {
   Encoding encoding;
 };
 // PostgreSQL's alias table, sorted by name as the server keeps it.
-std::span<const Alias> aliases() noexcept;
+PGCODEC_API std::span<const Alias> aliases() noexcept;
 
 // PostgreSQL's name rule (pg_char_to_encoding): names of NAMEDATALEN (64)
 // bytes or more are unknown; otherwise drop every byte that is not an ASCII
 // letter or digit, lowercase, and look the result up in the alias table.
 // "Shift-JIS", "shift_jis" and "S.J.I.S" all resolve to SJIS.
-std::optional<Encoding> lookup(std::string_view name) noexcept;
+PGCODEC_API std::optional<Encoding> lookup(std::string_view name) noexcept;
 
 // The normalised key PostgreSQL looks up for `name`.
-std::string normalize_name(std::string_view name);
+PGCODEC_API std::string normalize_name(std::string_view name);
 
 }  // namespace pgcodec

@@ -27,6 +27,7 @@
 
 #include <stddef.h>
 
+#include "pgcodec/export.h"
 #include "pgcodec/version.h"
 
 #ifdef __cplusplus
@@ -81,47 +82,50 @@ typedef struct pgcodec_result {
 /* Name lookup as PostgreSQL resolves names (pg_char_to_encoding: case,
  * '-', '_' and other punctuation ignored; "Shift-JIS" is SJIS). NULL if the
  * name is unknown or NULL. */
-const pgcodec_codec *pgcodec_find(const char *name) PGCODEC_NOEXCEPT;
+PGCODEC_API const pgcodec_codec *pgcodec_find(const char *name) PGCODEC_NOEXCEPT;
 /* By PostgreSQL encoding id (pg_enc: 0 SQL_ASCII, 6 UTF8, ... 41
  * SHIFT_JIS_2004). NULL if out of range, so ids 0, 1, ... until NULL
  * enumerate every encoding. */
-const pgcodec_codec *pgcodec_by_id(int pg_encoding_id) PGCODEC_NOEXCEPT;
+PGCODEC_API const pgcodec_codec *pgcodec_by_id(int pg_encoding_id) PGCODEC_NOEXCEPT;
 /* The PostgreSQL encoding id; -1 for NULL. */
-int pgcodec_id(const pgcodec_codec *codec) PGCODEC_NOEXCEPT;
+PGCODEC_API int pgcodec_id(const pgcodec_codec *codec) PGCODEC_NOEXCEPT;
 /* PostgreSQL's canonical name ("UTF8", "SJIS"), static; NULL for NULL. */
-const char *pgcodec_name(const pgcodec_codec *codec) PGCODEC_NOEXCEPT;
+PGCODEC_API const char *pgcodec_name(const pgcodec_codec *codec) PGCODEC_NOEXCEPT;
 
 /* The version of the library linked in ("0.1.0"), static. The header's
  * PGCODEC_VERSION_STRING (pgcodec/version.h) is the version compiled
  * against; with a shared library the two may differ. */
-const char *pgcodec_version(void) PGCODEC_NOEXCEPT;
+PGCODEC_API const char *pgcodec_version(void) PGCODEC_NOEXCEPT;
 
 /* --- One-shot conversion ------------------------------------------------ */
 
 /* Bytes in the codec's encoding -> UTF-8, into out[0, out_cap). */
-pgcodec_result pgcodec_decode(const pgcodec_codec *codec, const char *in, size_t in_len,
-                              char *out, size_t out_cap, int mode) PGCODEC_NOEXCEPT;
+PGCODEC_API pgcodec_result pgcodec_decode(const pgcodec_codec *codec, const char *in, size_t in_len,
+                                          char *out, size_t out_cap, int mode) PGCODEC_NOEXCEPT;
 /* As pgcodec_decode, but a character cut off by the end of the input is not
  * an error: conversion stops before it (`consumed` says where) for the caller
  * to carry into the next chunk. */
-pgcodec_result pgcodec_decode_partial(const pgcodec_codec *codec, const char *in,
-                                      size_t in_len, char *out, size_t out_cap,
-                                      int mode) PGCODEC_NOEXCEPT;
+PGCODEC_API pgcodec_result pgcodec_decode_partial(const pgcodec_codec *codec, const char *in,
+                                                  size_t in_len, char *out, size_t out_cap,
+                                                  int mode) PGCODEC_NOEXCEPT;
 /* UTF-8 -> bytes in the codec's encoding. Invalid UTF-8 is an error. */
-pgcodec_result pgcodec_encode(const pgcodec_codec *codec, const char *utf8, size_t in_len,
-                              char *out, size_t out_cap, int mode) PGCODEC_NOEXCEPT;
+PGCODEC_API pgcodec_result pgcodec_encode(const pgcodec_codec *codec, const char *utf8,
+                                          size_t in_len, char *out, size_t out_cap,
+                                          int mode) PGCODEC_NOEXCEPT;
 
 /* Output sizes that always suffice for n input bytes, in either mode, into
  * *out. 0 on success; -1 if the size does not fit in size_t (or codec or out
  * is NULL). */
-int pgcodec_max_decoded_size(const pgcodec_codec *codec, size_t n, size_t *out) PGCODEC_NOEXCEPT;
-int pgcodec_max_encoded_size(const pgcodec_codec *codec, size_t n, size_t *out) PGCODEC_NOEXCEPT;
+PGCODEC_API int pgcodec_max_decoded_size(const pgcodec_codec *codec, size_t n,
+                                         size_t *out) PGCODEC_NOEXCEPT;
+PGCODEC_API int pgcodec_max_encoded_size(const pgcodec_codec *codec, size_t n,
+                                         size_t *out) PGCODEC_NOEXCEPT;
 
 /* PostgreSQL's mblen: the length of the character starting at s[at], as its
  * lead byte says, capped at what is left of s (0 when at >= len). Use it to
  * step over characters in encodings whose trail bytes look like ASCII. */
-size_t pgcodec_char_length(const pgcodec_codec *codec, const char *s, size_t len,
-                           size_t at) PGCODEC_NOEXCEPT;
+PGCODEC_API size_t pgcodec_char_length(const pgcodec_codec *codec, const char *s, size_t len,
+                                       size_t at) PGCODEC_NOEXCEPT;
 
 /* --- Errors ------------------------------------------------------------- */
 
@@ -130,9 +134,10 @@ size_t pgcodec_char_length(const pgcodec_codec *codec, const char *s, size_t len
  * written to buf NUL-terminated and truncated to cap bytes (nothing written if
  * cap is 0). Returns the message's full length, as snprintf does; 0 (and "")
  * if the result holds no error. */
-size_t pgcodec_error_message(const pgcodec_result *result, char *buf, size_t cap) PGCODEC_NOEXCEPT;
+PGCODEC_API size_t pgcodec_error_message(const pgcodec_result *result, char *buf,
+                                         size_t cap) PGCODEC_NOEXCEPT;
 /* "22021" or "22P05"; NULL if the result holds no error. */
-const char *pgcodec_error_sqlstate(const pgcodec_result *result) PGCODEC_NOEXCEPT;
+PGCODEC_API const char *pgcodec_error_sqlstate(const pgcodec_result *result) PGCODEC_NOEXCEPT;
 
 /* --- Streams: decoding and encoding chunk by chunk ---------------------- */
 
@@ -147,12 +152,13 @@ typedef struct pgcodec_stream pgcodec_stream; /* opaque */
 /* A decoding stream: bytes in the codec's encoding -> UTF-8 (as
  * pgcodec_decode). NULL if out of memory, codec is NULL or mode unknown.
  * Free with pgcodec_stream_free. */
-pgcodec_stream *pgcodec_stream_new(const pgcodec_codec *codec, int mode) PGCODEC_NOEXCEPT;
+PGCODEC_API pgcodec_stream *pgcodec_stream_new(const pgcodec_codec *codec,
+                                               int mode) PGCODEC_NOEXCEPT;
 /* An encoding stream: UTF-8 -> bytes in the codec's encoding (as
  * pgcodec_encode), e.g. the data of COPY ... FROM STDIN. NULL as above. */
-pgcodec_stream *pgcodec_stream_encoder_new(const pgcodec_codec *codec,
-                                           int mode) PGCODEC_NOEXCEPT;
-void pgcodec_stream_free(pgcodec_stream *stream) PGCODEC_NOEXCEPT; /* NULL is fine */
+PGCODEC_API pgcodec_stream *pgcodec_stream_encoder_new(const pgcodec_codec *codec,
+                                                       int mode) PGCODEC_NOEXCEPT;
+PGCODEC_API void pgcodec_stream_free(pgcodec_stream *stream) PGCODEC_NOEXCEPT; /* NULL is fine */
 /* Converts what can be decided of (carried bytes + chunk) into out, which
  * must hold pgcodec_stream_output_bound(stream, len) bytes. `consumed`
  * counts the chunk's bytes taken (converted or carried); error offsets count
@@ -164,18 +170,19 @@ void pgcodec_stream_free(pgcodec_stream *stream) PGCODEC_NOEXCEPT; /* NULL is fi
  * should that fail it returns PGCODEC_OUTPUT_FULL with `consumed` < len:
  * nothing is lost, and chunk + consumed can be fed again (as after a too
  * small out). */
-pgcodec_result pgcodec_stream_feed(pgcodec_stream *stream, const char *chunk, size_t len,
-                                   char *out, size_t out_cap) PGCODEC_NOEXCEPT;
+PGCODEC_API pgcodec_result pgcodec_stream_feed(pgcodec_stream *stream, const char *chunk,
+                                               size_t len, char *out,
+                                               size_t out_cap) PGCODEC_NOEXCEPT;
 /* Ends the stream: carried bytes left over are converted as the end of the
  * input (decoding: a truncated character, an invalid byte sequence, U+FFFD
  * in replace mode; encoding: the held-back characters). out needs
  * pgcodec_stream_output_bound(stream, 0) bytes. */
-pgcodec_result pgcodec_stream_finish(pgcodec_stream *stream, char *out,
-                                     size_t out_cap) PGCODEC_NOEXCEPT;
+PGCODEC_API pgcodec_result pgcodec_stream_finish(pgcodec_stream *stream, char *out,
+                                                 size_t out_cap) PGCODEC_NOEXCEPT;
 /* Output space pgcodec_stream_feed may need for a chunk of n bytes, into
  * *out. 0 on success, -1 on overflow (or NULL stream or out). */
-int pgcodec_stream_output_bound(const pgcodec_stream *stream, size_t n,
-                                size_t *out) PGCODEC_NOEXCEPT;
+PGCODEC_API int pgcodec_stream_output_bound(const pgcodec_stream *stream, size_t n,
+                                            size_t *out) PGCODEC_NOEXCEPT;
 
 #ifdef __cplusplus
 } /* extern "C" */

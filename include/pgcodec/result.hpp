@@ -10,6 +10,7 @@
 #include <string>
 
 #include "pgcodec/encoding.hpp"
+#include "pgcodec/export.h"
 
 namespace pgcodec {
 
@@ -24,7 +25,7 @@ enum class ErrorMode : std::uint8_t {
 };
 
 // One conversion error, with everything PostgreSQL's message names.
-struct Error {
+struct PGCODEC_API Error {
   ErrorKind kind = ErrorKind::InvalidByteSequence;
   Encoding encoding = Encoding::UTF8;  // the encoding the offending bytes are in
   Encoding target = Encoding::UTF8;    // the encoding being converted to
@@ -61,7 +62,7 @@ struct Result {
 };
 
 // Thrown only by Codec's allocating conveniences, never by the buffer API.
-class ConversionError : public std::runtime_error {
+class PGCODEC_API ConversionError : public std::runtime_error {
  public:
   explicit ConversionError(const Error& e) : std::runtime_error(e.message()), error_(e) {}
   const Error& error() const noexcept { return error_; }

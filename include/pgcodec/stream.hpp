@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "pgcodec/codec.hpp"
+#include "pgcodec/export.h"
 
 namespace pgcodec {
 
@@ -31,7 +32,7 @@ namespace detail {
 // U+02E9 in EUC_JIS_2004 / SHIFT_JIS_2004, which encode_partial holds back
 // whole. Only then does the buffer move to the heap, grown by doubling with
 // nothrow new; if that allocation fails, feed() stops short (see feed).
-class StreamCore {
+class PGCODEC_API StreamCore {
  public:
   static constexpr std::size_t kInline = 32;
 

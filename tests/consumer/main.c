@@ -1,5 +1,5 @@
 /* A C11 program using an installed pgcodec through its C header only, built
- * with exactly the flags the README documents (tests/consumer/run_c.cmake):
+ * with exactly the flags the README documents ("Install"; tests/consumer/run_c.cmake):
  *   cc main.c -I<prefix>/include -L<prefix>/lib -lpgcodec -lstdc++ -lm */
 #include <pgcodec/pgcodec.h>
 
