@@ -290,7 +290,9 @@ int main(int argc, char** argv) {
       "           TO lacks becomes '?'; exit 0.\n"
       "  skip     (-c) drop what cannot be converted, as iconv -c does: each invalid byte\n"
       "           sequence (conversion resumes one byte after it, as check resumes) and each\n"
-      "           character TO lacks. The rest is converted; standard error gets one line\n"
+      "           character TO lacks. The rest is converted (the text on both sides of\n"
+      "           a dropped sequence meets, so a pair that EUC_JIS_2004 or SHIFT_JIS_2004\n"
+      "           combine may combine); standard error gets one line\n"
       "           counting what was dropped, and the exit status is 1 when anything was\n"
       "           (as glibc's iconv -c), 0 when nothing was.\n\n"
       "With -o FILE the output is written to a temporary file beside FILE (.FILE.pgcodec-*),\n"
@@ -322,7 +324,7 @@ int main(int argc, char** argv) {
       ->excludes(from_opt)
       ->excludes(to_opt);
   convert->add_option("FILE", files, "Input files, converted in order; - or nothing for standard input")
-      ->type_name("FILE...");
+      ->type_name("");
   auto* check = app.add_subcommand(
       "check",
       "Report every encoding error in the input, as PostgreSQL would raise it");
@@ -351,7 +353,7 @@ int main(int argc, char** argv) {
   check->add_flag("--json", check_json, "One JSON object per error");
   check->add_option("--max-errors", max_errors, "Stop after N errors (0, the default: list every one)")
       ->type_name("N");
-  check->add_option("FILE", files, "Input files; - or nothing for standard input")->type_name("FILE...");
+  check->add_option("FILE", files, "Input files; - or nothing for standard input")->type_name("");
   // Run by pgcodec-verify and pgcodec-live (see run_helper); listed here for --help.
   app.add_subcommand("verify",
                      "Hold pgcodec to PostgreSQL, map ICU's and Python's differences (pgcodec-verify)");
