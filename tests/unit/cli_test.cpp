@@ -725,8 +725,17 @@ TEST_F(Cli, OutputFileIsReplacedOnlyOnSuccess) {
   EXPECT_EQ(nodir.status, 2);
   EXPECT_NE(nodir.err.find("cannot create a temporary file"), std::string::npos) << nodir.err;
   EXPECT_EQ(run("convert -f UTF8 -t LATIN1 -o " + dir_.string() + " /dev/null").status, 2);
-  // A full disk: exit 2, FILE untouched. (/dev/full cannot be renamed over;
-  // a write error is shown by the -o path through Output like stdout's.)
+  // A write error (here a file size limit, EFBIG, where a full disk would
+  // give ENOSPC): exit 2, said why, FILE untouched, no temporary file.
+  const auto big_in = write("big_in", std::string(1 << 20, 'y'));
+  const auto err = (dir_ / "efbig.err").string();
+  const std::string cmd = "trap '' XFSZ; ulimit -f 64; " + std::string(PGCODEC_CLI) + " convert -f UTF8 -t LATIN1 -o " +
+                          target + " " + big_in + " 2>" + err;
+  const int status = std::system(("sh -c \"" + cmd + "\"").c_str());
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 2) << status;
+  EXPECT_EQ(slurp(err), "pgcodec: write error on " + target + ": File too large\n");
+  EXPECT_EQ(slurp(target), "caf\xe9");
+  EXPECT_TRUE(temp_files_for(dir_, "out.txt").empty());
 }
 
 // An interrupted run (SIGTERM, SIGINT, SIGHUP while its input stalls)
