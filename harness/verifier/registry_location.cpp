@@ -6,8 +6,8 @@
 #ifndef PGCODEC_SOURCE_REGISTRY
 #define PGCODEC_SOURCE_REGISTRY ""
 #endif
-#ifndef PGCODEC_REGISTRY_FROM_BINDIR
-#define PGCODEC_REGISTRY_FROM_BINDIR "../share/pgcodec/divergences"
+#ifndef PGCODEC_REGISTRY_FROM_EXEDIR
+#define PGCODEC_REGISTRY_FROM_EXEDIR "../../share/pgcodec/divergences"
 #endif
 
 namespace pgcodec::verifier {
@@ -16,7 +16,7 @@ RegistryLocation locate_registry(const std::string& exe_dir, const std::string& 
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!exe_dir.empty()) {
-    const fs::path installed = (fs::path(exe_dir) / PGCODEC_REGISTRY_FROM_BINDIR).lexically_normal();
+    const fs::path installed = (fs::path(exe_dir) / PGCODEC_REGISTRY_FROM_EXEDIR).lexically_normal();
     if (fs::is_directory(installed, ec)) return {installed.string(), true};
   }
   if (!source_dir.empty()) return {source_dir, false};

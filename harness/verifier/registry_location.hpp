@@ -1,7 +1,8 @@
-// Where `pgcodec verify` finds the divergence registry when --registry is not
-// given: installed next to the executable (<bindir>/../share/pgcodec/
-// divergences, as the install rule puts it), else the source tree's
-// corpus/divergences when the executable runs from a build tree.
+// Where `pgcodec verify` (pgcodec-verify) and `pgcodec live` find the
+// divergence registry when --registry is not given: installed relative to the
+// executable (<libexecdir>/pgcodec/../../share/pgcodec/divergences by default,
+// as the install rules put them), else the source tree's corpus/divergences
+// when the executable runs from a build tree.
 #pragma once
 
 #include <string>

@@ -15,8 +15,13 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <csignal>
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
 
 #include "convert.hpp"
 #include "core/model.hpp"
@@ -594,6 +599,231 @@ TEST_F(Cli, UsageErrorsExitTwo) {
   EXPECT_EQ(unreadable.status, 2);
   EXPECT_EQ(unreadable.err, "pgcodec: read error on " + dir_.string() + ": Is a directory\n");
   EXPECT_EQ(run("--help").status, 0);
+}
+
+// -c (= --errors skip) drops each invalid sequence and each character the
+// target lacks, converts the rest, counts the drops on standard error and,
+// as glibc's iconv -c, exits 1 when it dropped anything.
+TEST_F(Cli, SkipDropsWhatCannotBeConverted) {
+  const auto file = write("skip", "a\xff" "b\xe2\x82\xac" "c\xc3");  // bad byte, a euro, a cut-off character
+  for (const char* how : {"-c", "--errors skip"}) {
+    CliRun r = run(std::string("convert ") + how + " -f UTF8 -t LATIN1 " + file);
+    EXPECT_EQ(r.status, 1) << how;
+    EXPECT_EQ(r.out, "abc") << how;
+    EXPECT_EQ(r.err, "pgcodec: dropped 2 invalid byte sequences and 1 character with no equivalent in "
+                     "encoding \"LATIN1\"\n") << how;
+  }
+  CliRun clean = run("convert -c -f UTF8 -t LATIN1 " + write("clean", "abc\xc3\xa9"));
+  EXPECT_EQ(clean.status, 0);
+  EXPECT_EQ(clean.out, "abc\xe9");
+  EXPECT_EQ(clean.err, "");
+  // Drops across chunk boundaries, and text held back between chunks (a
+  // combined pair's first half) is not lost: without errors -c gives what
+  // strict gives.
+  const std::size_t n = pgcodec::cli::kChunkSize;
+  std::string big(n - 1, 'a');
+  big += "\xe2\x82\xac\xe2\x82\xac";  // euros across the first chunk's end
+  big += std::string(n, 'b') + "\xff";
+  CliRun b = run("convert -c -f UTF8 -t LATIN1 " + write("bigskip", big));
+  EXPECT_EQ(b.status, 1);
+  EXPECT_TRUE(b.out == std::string(n - 1, 'a') + std::string(n, 'b'));
+  EXPECT_EQ(b.err, "pgcodec: dropped 1 invalid byte sequence and 2 characters with no equivalent in encoding "
+                   "\"LATIN1\"\n");
+  std::string pairs;
+  for (std::size_t i = 0; pairs.size() < 3 * n; ++i) pairs += (i % 7 == 0) ? "\xe3\x81\x8b\xe3\x82\x9a" : "\xe3\x81\x8b";
+  const auto u = write("pairs", pairs);
+  for (const char* to : {"EUC_JIS_2004", "SHIFT_JIS_2004"}) {
+    CliRun strict = run(std::string("convert -f UTF8 -t ") + to + " " + u);
+    CliRun skip = run(std::string("convert -c -f UTF8 -t ") + to + " " + u);
+    EXPECT_EQ(strict.status, 0) << to;
+    EXPECT_EQ(skip.status, 0) << to;
+    EXPECT_TRUE(skip.out == strict.out) << to;
+  }
+  EXPECT_EQ(run("convert -c --errors replace -f UTF8 -t LATIN1 /dev/null").status, 2);
+}
+
+// Several inputs are converted in order into one output, each on its own:
+// offsets count from the start of each file, errors name it, and a
+// character cut off at one file's end does not continue into the next.
+TEST_F(Cli, SeveralInputsInOrderEachOnItsOwn) {
+  const auto a = write("a.txt", "abc"), b = write("b.txt", "d\xff" "e"), c = write("c.txt", "f");
+  CliRun ok = run("convert -f UTF8 -t LATIN1 " + a + " " + c + " - " + a + " <" + c);
+  EXPECT_EQ(ok.status, 0);
+  EXPECT_EQ(ok.out, "abcffabc");
+  CliRun bad = run("convert -f UTF8 -t LATIN1 " + a + " " + b + " " + c);
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_EQ(bad.out, "abcd");  // a strict run stops at the first error
+  EXPECT_EQ(bad.err, "pgcodec: invalid byte sequence for encoding \"UTF8\": 0xff at byte offset 1 in " + b + "\n");
+  const auto cut1 = write("cut1", "x\xc3"), cut2 = write("cut2", "\xa9y");
+  CliRun cut = run("convert -f UTF8 -t LATIN1 " + cut1 + " " + cut2);
+  EXPECT_EQ(cut.status, 1);
+  EXPECT_EQ(cut.out, "x");
+  EXPECT_EQ(cut.err, "pgcodec: invalid byte sequence for encoding \"UTF8\": 0xc3 at byte offset 1 in " + cut1 + "\n");
+  CliRun skip = run("convert -c -f UTF8 -t LATIN1 " + cut1 + " " + cut2);
+  EXPECT_EQ(skip.status, 1);
+  EXPECT_EQ(skip.out, "xy");
+  CliRun chk = run("check -f UTF8 " + a + " " + b + " " + cut1);
+  EXPECT_EQ(chk.status, 1);
+  EXPECT_EQ(chk.out, b + ":1: invalid byte sequence [22021]: invalid byte sequence for encoding \"UTF8\": 0xff\n" +
+                         cut1 + ":1: invalid byte sequence [22021]: invalid byte sequence for encoding \"UTF8\": 0xc3\n");
+  // A missing input fails the run before anything is written.
+  CliRun missing = run("convert -f UTF8 -t LATIN1 " + a + " " + (dir_ / "nope").string());
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_EQ(missing.out, "");
+}
+
+TEST_F(Cli, ListFlagIsTheListCommand) {
+  CliRun l = run("convert -l"), list = run("list");
+  EXPECT_EQ(l.status, 0);
+  EXPECT_EQ(l.out, list.out);
+  EXPECT_EQ(run("convert --list -f UTF8").status, 2);
+}
+
+// The files in dir_ whose name starts with ".NAME.pgcodec-": -o's temporary files.
+std::vector<std::string> temp_files_for(const fs::path& dir, const std::string& name) {
+  std::vector<std::string> v;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().filename().string().rfind("." + name + ".pgcodec-", 0) == 0) v.push_back(e.path().string());
+  return v;
+}
+
+// -o FILE: FILE is replaced only by a run that succeeded; a failing run
+// leaves it as it was and no temporary file behind.
+TEST_F(Cli, OutputFileIsReplacedOnlyOnSuccess) {
+  const auto target = (dir_ / "out.txt").string();
+  fs::remove(target);
+  CliRun ok = run("convert -f UTF8 -t LATIN1 -o " + target + " " + write("good", "caf\xc3\xa9"));
+  EXPECT_EQ(ok.status, 0);
+  EXPECT_EQ(ok.out, "");
+  EXPECT_EQ(slurp(target), "caf\xe9");
+  EXPECT_TRUE(temp_files_for(dir_, "out.txt").empty());
+  // A new file gets the umask's mode, not mkstemp's 0600.
+  struct stat st {};
+  ASSERT_EQ(::stat(target.c_str(), &st), 0);
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  EXPECT_EQ(st.st_mode & 0777, 0666 & ~mask);
+  // Strict mode, a bad byte far into the input: FILE keeps its old text.
+  const std::string big = std::string(3 * pgcodec::cli::kChunkSize, 'x') + "\xff";
+  CliRun bad = run("convert -f UTF8 -t LATIN1 -o " + target + " " + write("bad", big));
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_NE(bad.err.find("0xff at byte offset " + std::to_string(big.size() - 1)), std::string::npos) << bad.err;
+  EXPECT_EQ(slurp(target), "caf\xe9");
+  EXPECT_TRUE(temp_files_for(dir_, "out.txt").empty());
+  // A read error, and an unknown encoding: FILE untouched too.
+  EXPECT_EQ(run("convert -f UTF8 -t LATIN1 -o " + target + " " + dir_.string()).status, 2);
+  EXPECT_EQ(run("convert -f UTF8 -t NOPE -o " + target + " /dev/null").status, 2);
+  EXPECT_EQ(slurp(target), "caf\xe9");
+  EXPECT_TRUE(temp_files_for(dir_, "out.txt").empty());
+  // -c writes FILE (exit 1: something was dropped); FILE may be the input.
+  const auto inplace = write("inplace", "a\xff" "b");
+  CliRun same = run("convert -c -f UTF8 -t UTF8 -o " + inplace + " " + inplace);
+  EXPECT_EQ(same.status, 1);
+  EXPECT_EQ(slurp(inplace), "ab");
+  // A directory that does not exist, or FILE a directory: exit 2, said why.
+  CliRun nodir = run("convert -f UTF8 -t LATIN1 -o " + (dir_ / "no/such/dir/x").string() + " /dev/null");
+  EXPECT_EQ(nodir.status, 2);
+  EXPECT_NE(nodir.err.find("cannot create a temporary file"), std::string::npos) << nodir.err;
+  EXPECT_EQ(run("convert -f UTF8 -t LATIN1 -o " + dir_.string() + " /dev/null").status, 2);
+  // A write error (here a file size limit, EFBIG, where a full disk would
+  // give ENOSPC): exit 2, said why, FILE untouched, no temporary file.
+  const auto big_in = write("big_in", std::string(1 << 20, 'y'));
+  const auto err = (dir_ / "efbig.err").string();
+  const std::string cmd = "trap '' XFSZ; ulimit -f 64; " + std::string(PGCODEC_CLI) + " convert -f UTF8 -t LATIN1 -o " +
+                          target + " " + big_in + " 2>" + err;
+  const int status = std::system(("sh -c \"" + cmd + "\"").c_str());
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 2) << status;
+  EXPECT_EQ(slurp(err), "pgcodec: write error on " + target + ": File too large\n");
+  EXPECT_EQ(slurp(target), "caf\xe9");
+  EXPECT_TRUE(temp_files_for(dir_, "out.txt").empty());
+}
+
+// An interrupted run (SIGTERM, SIGINT, SIGHUP while its input stalls)
+// leaves FILE as it was and removes its temporary file.
+TEST_F(Cli, InterruptedOutputFileLeavesNoTrace) {
+  for (int sig : {SIGTERM, SIGINT, SIGHUP}) {
+    const auto fifo = (dir_ / "fifo").string(), target = (dir_ / "kept.txt").string();
+    fs::remove(fifo);
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    std::ofstream(target) << "old\n";
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      for (int s : {SIGTERM, SIGINT, SIGHUP}) std::signal(s, SIG_DFL);  // ctest may ignore some
+      const int null = ::open("/dev/null", O_WRONLY);
+      ::dup2(null, 2);
+      ::execl(PGCODEC_CLI, PGCODEC_CLI, "convert", "-f", "LATIN1", "-t", "UTF8", "-o", target.c_str(),
+              fifo.c_str(), static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    const int w = ::open(fifo.c_str(), O_WRONLY);  // waits for the reader
+    ASSERT_GE(w, 0);
+    const std::string chunk(100000, '\xe9');
+    ASSERT_EQ(::write(w, chunk.data(), chunk.size()), static_cast<ssize_t>(chunk.size()));
+    // Its temporary file exists while it waits for more input.
+    for (int i = 0; i < 500 && temp_files_for(dir_, "kept.txt").empty(); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    EXPECT_EQ(temp_files_for(dir_, "kept.txt").size(), 1u) << sig;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    ::kill(pid, sig);
+    int st = 0;
+    ASSERT_EQ(::waitpid(pid, &st, 0), pid);
+    ::close(w);
+    EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == sig) << sig << " status " << st;
+    EXPECT_EQ(slurp(target), "old\n") << sig;
+    EXPECT_TRUE(temp_files_for(dir_, "kept.txt").empty()) << sig;
+  }
+}
+
+// check --max-errors N: the first N lines of check's order (errors taking
+// the input in, then those giving it out), then a note on standard error.
+TEST_F(Cli, CheckStopsAfterMaxErrors) {
+  const auto file = write("errs", "\xe2\x82\xac" "a\xff" "b\xfe" "c\xe2\x82\xac\xfd");
+  CliRun all = run("check -f UTF8 -t LATIN1 " + file);
+  EXPECT_EQ(all.status, 1);
+  std::vector<std::string> lines;
+  std::istringstream s(all.out);
+  for (std::string l; std::getline(s, l);) lines.push_back(l + "\n");
+  ASSERT_EQ(lines.size(), 5u) << all.out;
+  for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{4}}) {
+    CliRun some = run("check --max-errors " + std::to_string(n) + " -f UTF8 -t LATIN1 " + file);
+    EXPECT_EQ(some.status, 1) << n;
+    std::string want;
+    for (std::size_t i = 0; i < n; ++i) want += lines[i];
+    EXPECT_EQ(some.out, want) << n;
+    EXPECT_EQ(some.err, "pgcodec: stopped after " + std::to_string(n) + " errors (--max-errors)\n") << n;
+  }
+  CliRun exact = run("check --max-errors 5 -f UTF8 -t LATIN1 " + file);
+  EXPECT_EQ(exact.status, 1);
+  EXPECT_EQ(exact.out, all.out);
+  EXPECT_EQ(exact.err, "");
+  // Across inputs the count goes on.
+  CliRun two = run("check --max-errors 2 -f UTF8 " + file + " " + file);
+  EXPECT_EQ(two.status, 1);
+  EXPECT_EQ(two.out, file + ":4: invalid byte sequence [22021]: invalid byte sequence for encoding \"UTF8\": 0xff\n" +
+                         file + ":6: invalid byte sequence [22021]: invalid byte sequence for encoding \"UTF8\": 0xfe\n");
+  CliRun none = run("check --max-errors 2 -f UTF8 " + write("fine", "abc"));
+  EXPECT_EQ(none.status, 0);
+  EXPECT_EQ(none.out, "");
+}
+
+// The exit statuses --help documents: 0 ok, 1 conversion error, 2 usage or I/O.
+TEST_F(Cli, ExitStatusesAsDocumented) {
+  const auto ok = write("ok", "abc"), bad = write("bad1", "a\xff");
+  EXPECT_EQ(run("convert -f UTF8 -t LATIN1 " + ok).status, 0);
+  EXPECT_EQ(run("convert -f UTF8 -t LATIN1 " + bad).status, 1);
+  EXPECT_EQ(run("convert --errors replace -f UTF8 -t LATIN1 " + bad).status, 0);
+  EXPECT_EQ(run("check -f UTF8 " + ok).status, 0);
+  EXPECT_EQ(run("check -f UTF8 " + bad).status, 1);
+  EXPECT_EQ(run("convert -f UTF8 " + ok).status, 2);           // no -t
+  EXPECT_EQ(run("convert -t UTF8 " + ok).status, 2);           // no -f
+  EXPECT_EQ(run("check --max-errors x -f UTF8 " + ok).status, 2);
+  EXPECT_EQ(run("convert -f UTF8 -t LATIN1 " + ok, "/dev/full").status, 2);
+  for (const char* cmd : {"--help", "convert --help", "check --help", "list --help", "resolve --help"}) {
+    CliRun h = run(cmd);
+    EXPECT_EQ(h.status, 0) << cmd;
+    EXPECT_NE(h.out.find("Exit status"), std::string::npos) << cmd;
+  }
 }
 
 }  // namespace

@@ -14,7 +14,7 @@ struct Prefix {
   fs::path root = fs::temp_directory_path() / "pgcodec-registry-location-test";
   Prefix() {
     fs::remove_all(root);
-    fs::create_directories(root / "bin");
+    fs::create_directories(root / "libexec/pgcodec");  // where pgcodec-verify is installed
   }
   ~Prefix() { fs::remove_all(root); }
 };
@@ -22,14 +22,14 @@ struct Prefix {
 TEST(RegistryLocation, InstalledCopyNextToTheExecutableWins) {
   Prefix p;
   fs::create_directories(p.root / "share/pgcodec/divergences");
-  const auto where = locate_registry((p.root / "bin").string(), "/src/corpus/divergences");
+  const auto where = locate_registry((p.root / "libexec/pgcodec").string(), "/src/corpus/divergences");
   EXPECT_TRUE(where.installed);
   EXPECT_EQ(fs::path(where.dir), (p.root / "share/pgcodec/divergences").lexically_normal());
 }
 
 TEST(RegistryLocation, BuildTreeFallsBackToTheSourceTree) {
   Prefix p;  // no share/pgcodec/divergences: a build tree
-  const auto where = locate_registry((p.root / "bin").string(), "/src/corpus/divergences");
+  const auto where = locate_registry((p.root / "libexec/pgcodec").string(), "/src/corpus/divergences");
   EXPECT_FALSE(where.installed);
   EXPECT_EQ(where.dir, "/src/corpus/divergences");
   EXPECT_EQ(locate_registry("", "").dir, "corpus/divergences");

@@ -3,7 +3,9 @@
 #include <nlohmann/json.hpp>
 
 #include <fcntl.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -30,6 +32,13 @@ bool Output::flush() noexcept {
   if (failed_) return false;
   errno = 0;
   if (std::fflush(f_) != 0 || std::ferror(f_)) return fail(errno);
+  return true;
+}
+
+bool Output::sync() noexcept {
+  if (!flush()) return false;
+  errno = 0;
+  if (::fsync(fileno(f_)) != 0) return fail(errno);
   return true;
 }
 
@@ -113,7 +122,7 @@ class InputOffsets {
 // Returns false on a read error.
 constexpr std::size_t kStop = static_cast<std::size_t>(-1);
 template <class Block>
-bool for_each_block(std::FILE* in, Block block) {
+bool for_each_block(std::FILE* in, ProgressSink* progress, Block block) {
   // The input is read once, front to back: let the kernel read ahead. Not
   // every input can be advised (a pipe cannot); that costs nothing.
   (void)posix_fadvise(fileno(in), 0, 0, POSIX_FADV_SEQUENTIAL);
@@ -127,6 +136,7 @@ bool for_each_block(std::FILE* in, Block block) {
     const std::size_t got = std::fread(buf.data() + have, 1, kChunk, in);
     if (got == 0 && std::ferror(in)) return false;
     have += got;
+    if (progress) progress->update(base + have);
     const bool eof = got == 0;
     std::size_t used = block(std::string_view(buf.data(), have), base, eof);
     if (used == kStop) return true;
@@ -137,7 +147,12 @@ bool for_each_block(std::FILE* in, Block block) {
   }
 }
 
+void clear_progress(const ConvertOptions& o) {
+  if (o.progress) o.progress->clear();
+}
+
 void report_read_error(const ConvertOptions& o, std::FILE* err) {
+  clear_progress(o);
   std::fprintf(err, "pgcodec: read error on %s: %s\n", o.input_name.c_str(), std::strerror(errno));
 }
 
@@ -170,19 +185,28 @@ class Spool {
     }
     return std::fwrite(line.data(), 1, line.size(), file_) == line.size();
   }
-  // Writes everything held to `out`; false on a read error of the spool
-  // (a write error is left in `out`).
-  bool drain(Output& out) {
+  // Writes the first `lines` lines held to `out`; false on a read error of
+  // the spool (a write error is left in `out`).
+  bool drain(Output& out, std::size_t lines) {
+    auto give = [&](std::string_view s) {
+      std::size_t end = 0;
+      while (lines > 0 && end < s.size()) {
+        const std::size_t nl = s.find('\n', end);
+        end = nl == std::string_view::npos ? s.size() : nl + 1;
+        if (nl != std::string_view::npos) --lines;
+      }
+      return out.write(s.substr(0, end));
+    };
     if (file_) {
       if (std::fflush(file_) != 0) return false;
       std::rewind(file_);
       std::vector<char> buf(kChunk);
       std::size_t got;
-      while ((got = std::fread(buf.data(), 1, buf.size(), file_)) > 0)
-        if (!out.write(std::string_view(buf.data(), got))) return true;
+      while (lines > 0 && (got = std::fread(buf.data(), 1, buf.size(), file_)) > 0)
+        if (!give(std::string_view(buf.data(), got))) return true;
       if (std::ferror(file_)) return false;
     }
-    out.write(mem_);
+    give(mem_);
     return true;
   }
 
@@ -191,9 +215,66 @@ class Spool {
   std::FILE* file_ = nullptr;
 };
 
+// convert --errors skip. Simpler than run_convert's strict path, which must
+// map an output-side error back to its input offset: here nothing is
+// reported, so the text encode_partial holds back (a cut-off character, the
+// first half of a pair EUC_JIS_2004 and SHIFT_JIS_2004 combine) is simply
+// kept as UTF-8 and put before the next block's text.
+int run_convert_skip(const ConvertOptions& o, std::FILE* in, Output& out, std::FILE* err) {
+  const Codec& from = *o.from;
+  const Codec& to = *o.to;
+  std::string text;  // held-back text, then this block's
+  std::vector<char> utf8, bytes;
+  std::size_t invalid = 0, unmapped = 0;
+  const bool read_ok = for_each_block(in, o.progress, [&](std::string_view block, std::size_t, bool eof) -> std::size_t {
+    // Take the block in, dropping each invalid sequence as check skips it.
+    utf8.resize(*from.max_decoded_size(block.size()));
+    std::size_t pos = 0, written = 0;
+    for (;;) {
+      const std::string_view rest = block.substr(pos);
+      const std::span<char> room(utf8.data() + written, utf8.size() - written);
+      const Result d = eof ? from.decode(rest, room) : from.decode_partial(rest, room);
+      written += d.written;
+      if (d.status != Status::Error) {
+        pos += d.consumed;
+        break;
+      }
+      ++invalid;
+      pos += d.error.offset + d.error.skip;
+    }
+    text.append(utf8.data(), written);
+    // Give it out, dropping each character `to` lacks.
+    bytes.resize(*to.max_encoded_size(text.size()));
+    std::size_t tpos = 0;
+    for (;;) {
+      const std::string_view rest = std::string_view(text).substr(tpos);
+      const Result e = eof ? to.encode(rest, bytes) : to.encode_partial(rest, bytes);
+      if (!out.write(std::string_view(bytes.data(), e.written))) return kStop;
+      if (e.status != Status::Error) {
+        tpos += e.consumed;
+        break;
+      }
+      ++unmapped;
+      tpos += e.error.offset + e.error.skip;
+    }
+    text.erase(0, tpos);
+    return pos;
+  });
+  if (o.stats) {
+    o.stats->dropped_invalid += invalid;
+    o.stats->dropped_unmapped += unmapped;
+  }
+  if (!read_ok) {
+    report_read_error(o, err);
+    return 2;
+  }
+  return out.flush() ? 0 : 2;
+}
+
 }  // namespace
 
 int run_convert(const ConvertOptions& o, std::FILE* in, Output& out, std::FILE* err) {
+  if (o.skip) return run_convert_skip(o, in, out, err);
   const Codec& from = *o.from;
   const Codec& to = *o.to;
   // What the decoder writes is well-formed UTF-8 without NUL (any decoder,
@@ -209,7 +290,7 @@ int run_convert(const ConvertOptions& o, std::FILE* in, Output& out, std::FILE* 
   std::vector<char> utf8(*from.max_decoded_size(kChunk + 16));
   std::vector<char> bytes(*to.max_encoded_size(utf8.size()));
   Located intake, outlet;  // the first error taking the input in, giving it out
-  const bool read_ok = for_each_block(in, [&](std::string_view block, std::size_t base, bool eof) -> std::size_t {
+  const bool read_ok = for_each_block(in, o.progress, [&](std::string_view block, std::size_t base, bool eof) -> std::size_t {
     if (utf8.size() < *from.max_decoded_size(block.size())) {
       utf8.resize(*from.max_decoded_size(block.size()));
       bytes.resize(*to.max_encoded_size(utf8.size()));
@@ -293,7 +374,9 @@ int run_convert(const ConvertOptions& o, std::FILE* in, Output& out, std::FILE* 
   if (!out.flush()) return 2;  // the caller reports it
   const Located& first = intake.set ? intake : outlet;
   if (!first.set) return 0;
-  std::fprintf(err, "pgcodec: %s at byte offset %zu\n", first.error.message().c_str(), first.offset);
+  clear_progress(o);
+  std::fprintf(err, "pgcodec: %s at byte offset %zu%s\n", first.error.message().c_str(), first.offset,
+               o.name_input ? (" in " + o.input_name).c_str() : "");
   return 1;
 }
 
@@ -301,20 +384,30 @@ int run_check(const ConvertOptions& o, std::FILE* in, Output& out, std::FILE* er
   const Codec& from = *o.from;
   std::vector<char> utf8(*from.max_decoded_size(kChunk + 16));
   std::size_t errors = 0;
+  // --max-errors: lines still allowed; the second group is cut when spooled.
+  const std::size_t before = o.stats ? o.stats->errors : 0;
+  const std::size_t budget = o.max_errors == 0 ? static_cast<std::size_t>(-1)
+                             : o.max_errors > before ? o.max_errors - before : 0;
+  std::size_t spooled = 0;
+  bool more = false;  // an error beyond the budget was seen
   Spool outlet;  // errors giving the text out, listed after the intake's
   bool spool_ok = true;
   auto line = [&](const Error& e, std::size_t offset) {
-    ++errors;
     const char* kind =
         e.kind == ErrorKind::InvalidByteSequence ? "invalid byte sequence" : "no equivalent";
     if (o.json) {
-      nlohmann::json j = {{"offset", offset}, {"kind", kind}, {"sqlstate", e.sqlstate()},
-                          {"bytes", hex_bytes(e)}, {"message", e.message()}};
+      nlohmann::json j;
+      if (o.name_input) j["file"] = o.input_name;
+      j.update({{"offset", offset}, {"kind", kind}, {"sqlstate", e.sqlstate()},
+                {"bytes", hex_bytes(e)}, {"message", e.message()}});
       return j.dump() + "\n";
     }
-    return std::to_string(offset) + ": " + kind + " [" + e.sqlstate() + "]: " + e.message() + "\n";
+    return (o.name_input ? o.input_name + ":" : std::string()) + std::to_string(offset) + ": " + kind + " [" +
+           e.sqlstate() + "]: " + e.message() + "\n";
   };
-  const bool read_ok = for_each_block(in, [&](std::string_view block, std::size_t base, bool eof) -> std::size_t {
+  bool full = budget == 0;  // the first group alone has used the budget
+
+  const bool read_ok = for_each_block(in, o.progress, [&](std::string_view block, std::size_t base, bool eof) -> std::size_t {
     std::size_t start = 0;  // where the current error-free stretch begins
     auto check_outlet = [&](std::size_t end) {
       if (!o.to || end <= start) return;
@@ -322,28 +415,49 @@ int run_check(const ConvertOptions& o, std::FILE* in, Output& out, std::FILE* er
       const Result d = from.decode(stretch, utf8, ErrorMode::Strict);
       InputOffsets offsets(from, stretch);
       o.to->for_each_encode_error(std::string_view(utf8.data(), d.written), [&](const Error& e) {
+        if (errors + spooled >= budget) {
+          more = true;  // its place is after every intake error: past the limit
+          return;
+        }
+        ++spooled;
         if (spool_ok) spool_ok = outlet.add(line(e, base + start + offsets(e.offset)));
       });
     };
     const auto c = from.for_each_decode_error(block, [&](const Error& e) {
+      if (full) {
+        more = true;
+        return;
+      }
       check_outlet(e.offset);
       out.write(line(e, base + e.offset));
       start = e.offset + e.skip;
+      if (++errors == budget) full = true;
     }, eof);
-    check_outlet(c.consumed);
+    if (!full) check_outlet(c.consumed);
+    // Once the first group fills the budget, nothing later can be listed: one
+    // more error seen (or the end) settles whether the limit cut anything.
+    if (full && (more || eof)) return kStop;
     return out.ok() && spool_ok ? c.consumed : kStop;
   });
   if (!read_ok) {
     report_read_error(o, err);
     return 2;
   }
-  if (!spool_ok || !outlet.drain(out)) {
+  // The second group's lines that fit after the first group's.
+  const std::size_t room = full ? 0 : std::min(spooled, budget - errors);
+  if (room < spooled) more = true;
+  if (!spool_ok || !outlet.drain(out, room)) {
     std::fprintf(err, "pgcodec: cannot hold the output-side errors in a temporary file: %s\n",
                  std::strerror(errno));
     return 2;
   }
   if (!out.flush()) return 2;  // the caller reports it
-  return errors ? 1 : 0;
+  errors += room;
+  if (o.stats) {
+    o.stats->errors += errors;
+    o.stats->stopped_early = o.stats->stopped_early || more;
+  }
+  return errors || more ? 1 : 0;
 }
 
 }  // namespace pgcodec::cli

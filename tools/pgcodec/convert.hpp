@@ -25,6 +25,8 @@ class Output {
   bool write(std::string_view s) noexcept;
   // Pushes buffered bytes to the file; false if that (or an earlier write) failed.
   bool flush() noexcept;
+  // flush() and fsync(): the bytes are on the disk, or false.
+  bool sync() noexcept;
   // flush() and fclose(); false if anything failed. Nothing may be written after it.
   bool close() noexcept;
   bool ok() const noexcept { return !failed_; }
@@ -45,12 +47,43 @@ class Output {
 // with the decoded text.
 inline constexpr std::size_t kChunkSize = 256 * 1024;
 
+// Told how far a run has read its input (progress.hpp's ByteProgress);
+// convert.cpp needs nothing more of it.
+class ProgressSink {
+ public:
+  // `done` bytes of the current input have been read.
+  virtual void update(std::size_t done) = 0;
+  // Clear what is drawn: a message follows on standard error.
+  virtual void clear() = 0;
+
+ protected:
+  ~ProgressSink() = default;
+};
+
+// What a run found, summed over the inputs of one command line.
+struct RunStats {
+  std::size_t errors = 0;             // check: errors listed
+  std::size_t dropped_invalid = 0;    // convert --errors skip: invalid sequences dropped
+  std::size_t dropped_unmapped = 0;   // convert --errors skip: characters `to` lacks
+  bool stopped_early = false;         // check: --max-errors reached with more to report
+};
+
 struct ConvertOptions {
   const Codec* from = nullptr;
   const Codec* to = nullptr;  // check: may be null (validate `from` only)
   ErrorMode mode = ErrorMode::Strict;
+  // convert: drop what cannot be converted (iconv -c; `--errors skip`):
+  // each invalid byte sequence (resuming one byte after it, as check does)
+  // and each character `to` lacks. Needs mode == Strict.
+  bool skip = false;
   bool json = false;  // check only
   std::string input_name = "standard input";  // for a read error's message
+  // Several inputs: errors name the input ("... at byte offset N in FILE";
+  // check: "FILE:N: ..." and "file" in JSON).
+  bool name_input = false;
+  std::size_t max_errors = 0;         // check: stop after this many (0: no limit)
+  RunStats* stats = nullptr;          // where a run adds what it found (may be null)
+  ProgressSink* progress = nullptr;   // told how far the input has been read (may be null)
 };
 
 // Exit status: 0 success, 1 data errors, 2 when reading the input or writing
@@ -65,12 +98,20 @@ struct ConvertOptions {
 // output-side error the rest of the input is still read and checked (in
 // constant memory, nothing more written) and its first error, if any, is the
 // one reported.
+//
+// With o.skip nothing fails: what cannot be converted is dropped, counted in
+// o.stats, and the status is 0 (the caller decides what dropping means).
+// Each call is one input on its own: a character cut off at its end is an
+// error in it (dropped with o.skip), and nothing carries to the next call.
 int run_convert(const ConvertOptions& o, std::FILE* in, Output& out, std::FILE* err);
 // check lists every error in two groups, each in input order: first every
 // error taking the input in (from -> UTF-8), then, with `to`, every character
 // that cannot be given out in `to`. The first line is therefore the error
 // PostgreSQL raises (and convert reports). The second group is held in memory
-// up to 1 MiB, beyond that in a temporary file.
+// up to 1 MiB, beyond that in a temporary file. With o.max_errors, at most
+// that many lines, counting o.stats->errors from earlier inputs: the first
+// ones of that order, and the input is not read further once the first
+// group alone reaches the limit.
 int run_check(const ConvertOptions& o, std::FILE* in, Output& out, std::FILE* err);
 
 }  // namespace pgcodec::cli

@@ -1,24 +1,28 @@
-// pgcodec: the command-line face of the library. Subcommands grow with the
-// project; this one knows the encoding registry.
+// pgcodec: the command-line face of the library. list, resolve, convert and
+// check run here and need only the library; verify and live are programs of
+// their own (pgcodec-verify, pgcodec-live: they load libpq, ICU and
+// libpython), run git-style by `pgcodec verify ARGS` and `pgcodec live ARGS`.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
-#include <csignal>
 #include <cstdio>
-#include <chrono>
 #include <cstring>
-#include <functional>
+#include <filesystem>
 #include <iomanip>
-#include <memory>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <sstream>
+#include <vector>
 
 #include "convert.hpp"
-#include "verifier/live_run.hpp"
-#include "verifier/verify.hpp"
+#include "output_file.hpp"
+#include "progress.hpp"
 #include "pgcodec/codec.hpp"
 #include "pgcodec/encoding.hpp"
 #include "pgcodec/pgcodec.h"
@@ -94,245 +98,267 @@ const pgcodec::Codec* usable_codec(const std::string& name, const char* what) {
   return c;
 }
 
-// Progress on standard error: on a terminal a bar redrawn in place, else
-// one line naming the command (`who`).
-void draw_progress(bool tty, const char* who, const char* head, double fraction, const std::string& what) {
-  if (tty) {
-    const int width = 30, filled = static_cast<int>(fraction * width);
-    std::cerr << "\r\033[K" << head << "[" << std::string(static_cast<std::size_t>(filled), '#')
-              << std::string(static_cast<std::size_t>(width - filled), '.') << "] " << what << std::flush;
-  } else {
-    std::cerr << who << ": " << head << what << "\n";
+#ifndef PGCODEC_LIBEXEC_FROM_BINDIR
+#define PGCODEC_LIBEXEC_FROM_BINDIR "../libexec/pgcodec"
+#endif
+
+// `pgcodec verify ARGS` and `pgcodec live ARGS` run pgcodec-verify or
+// pgcodec-live with ARGS, as git runs git-foo: the one beside this
+// executable (the build tree), else the installed one in
+// <libexecdir>/pgcodec. Returns only if it cannot be run (exit 2).
+int run_helper(const char* command, int argc, char** argv) {
+  namespace fs = std::filesystem;
+  const std::string program = std::string("pgcodec-") + command;
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  std::vector<fs::path> tried;
+  if (!ec) {
+    tried.push_back(self.parent_path() / program);
+    tried.push_back((self.parent_path() / PGCODEC_LIBEXEC_FROM_BINDIR / program).lexically_normal());
   }
+  for (const fs::path& p : tried) {
+    if (::access(p.c_str(), X_OK) != 0) continue;
+    std::vector<char*> args;
+    std::string arg0 = p.string();
+    args.push_back(arg0.data());
+    for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
+    args.push_back(nullptr);
+    ::execv(p.c_str(), args.data());
+    std::fprintf(stderr, "pgcodec: cannot run %s: %s\n", p.c_str(), std::strerror(errno));
+    return 2;
+  }
+  std::fprintf(stderr, "pgcodec: `pgcodec %s` is the program %s, which is not installed", command, program.c_str());
+  if (tried.empty()) {
+    std::fprintf(stderr, " (cannot read /proc/self/exe to look for it: %s)\n", ec.message().c_str());
+  } else {
+    std::fprintf(stderr, "; looked for:\n");
+    for (const fs::path& p : tried) std::fprintf(stderr, "  %s\n", p.c_str());
+  }
+  return 2;
 }
 
-// The report's lines on standard error, clearing a progress bar first.
-std::function<void(const std::string&)> report_lines(bool tty) {
-  return [tty](const std::string& s) {
-    if (tty) std::cerr << "\r\033[K";
-    std::cerr << s << "\n";
+struct Input {
+  std::FILE* f;
+  std::string name;  // "standard input" or the path
+  std::size_t size;  // 0 when not known (not a regular file)
+};
+
+// Opens every input before anything is converted, so that a missing second
+// file fails the run before any output; prints why not and returns nothing.
+std::optional<std::vector<Input>> open_inputs(const std::vector<std::string>& paths) {
+  std::vector<Input> v;
+  auto size_of = [](std::FILE* f) -> std::size_t {
+    struct stat st {};
+    return ::fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) ? static_cast<std::size_t>(st.st_size) : 0;
   };
+  for (const std::string& p : paths.empty() ? std::vector<std::string>{"-"} : paths) {
+    if (p == "-") {
+      v.push_back({stdin, "standard input", size_of(stdin)});
+      continue;
+    }
+    std::FILE* f = std::fopen(p.c_str(), "rb");
+    if (!f) {
+      std::fprintf(stderr, "pgcodec: cannot open %s: %s\n", p.c_str(), std::strerror(errno));
+      for (Input& i : v)
+        if (i.f != stdin) std::fclose(i.f);
+      return std::nullopt;
+    }
+    v.push_back({f, p, size_of(f)});
+  }
+  return v;
 }
 
-// `pgcodec verify`'s progress on standard error: a bar through every step on
-// a terminal, otherwise one line per encoding.
-void print_verify_progress(pgcodec::verifier::VerifyOptions& vo) {
-  const bool tty = isatty(2) != 0;
-  vo.on_progress = [tty](const pgcodec::verifier::Progress& p) {
-    if (!tty && p.step != pgcodec::verifier::Step::ProbeServer) return;
-    const int secs = static_cast<int>(p.seconds);
-    char head[96];
-    std::snprintf(head, sizeof head, "%3d%% [%zu/%zu] %02d:%02d ", static_cast<int>(p.fraction * 100), p.index,
-                  p.count, secs / 60, secs % 60);
-    const std::string what = p.step == pgcodec::verifier::Step::WriteAtlas
-                                 ? std::string(to_string(p.step))
-                                 : std::string(pgcodec::info(p.encoding).name) + ": " + to_string(p.step);
-    draw_progress(tty, "pgcodec verify", head, p.fraction, what);
-  };
-  vo.on_line = report_lines(tty);
-}
-
-// `pgcodec live`'s progress on standard error: a bar on a terminal,
-// otherwise a line at every tenth of the run.
-void print_live_progress(pgcodec::verifier::LiveRunOptions& lo) {
-  const bool tty = isatty(2) != 0;
-  const auto t0 = std::chrono::steady_clock::now();
-  auto last_tenth = std::make_shared<int>(-1);
-  lo.on_progress = [tty, t0, last_tenth](double fraction, const std::string& what) {
-    const int tenth = static_cast<int>(fraction * 10);
-    if (!tty && tenth == *last_tenth) return;
-    *last_tenth = tenth;
-    const int secs = static_cast<int>(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    char head[64];
-    std::snprintf(head, sizeof head, "%3d%% %02d:%02d ", static_cast<int>(fraction * 100), secs / 60, secs % 60);
-    draw_progress(tty, "pgcodec live", head, fraction, what);
-  };
-  lo.on_line = report_lines(tty);
-}
-
-// SIGINT and SIGTERM during `pgcodec live` only set this; the run stops at
-// the next step and removes its throwaway server, then the signal is raised
-// again with its default action.
-volatile std::sig_atomic_t stop_signal = 0;
-extern "C" void note_stop_signal(int s) { stop_signal = s; }
-
-void catch_stop_signals() {
-  struct sigaction sa {};
-  sa.sa_handler = note_stop_signal;
-  sigemptyset(&sa.sa_mask);
-  sa.sa_flags = 0;
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
-}
-
-std::FILE* open_input(const std::string& path) {
-  if (path.empty() || path == "-") return stdin;
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) std::cerr << "pgcodec: cannot open " << path << ": " << std::strerror(errno) << "\n";
-  return f;
+// convert and check over their inputs, in order, into `out`.
+int run_inputs(bool convert, pgcodec::cli::ConvertOptions o, std::vector<Input>& inputs,
+               pgcodec::cli::Output& out, bool progress_ok) {
+  pgcodec::cli::RunStats stats;
+  o.stats = &stats;
+  o.name_input = inputs.size() > 1;
+  // The total is known when every input is a regular file.
+  std::size_t total = 0;
+  bool known = true;
+  for (const Input& i : inputs) {
+    known = known && i.size > 0;
+    total += i.size;
+  }
+  pgcodec::cli::ByteProgress progress(stderr, progress_ok && pgcodec::cli::stderr_is_tty(),
+                                      convert ? "pgcodec convert" : "pgcodec check", known ? total : 0);
+  o.progress = &progress;
+  int rc = 0;
+  std::size_t done = 0;
+  for (Input& i : inputs) {
+    o.input_name = i.name;
+    progress.set_base(done);
+    const int r = convert ? pgcodec::cli::run_convert(o, i.f, out, stderr) : pgcodec::cli::run_check(o, i.f, out, stderr);
+    done += i.size;
+    rc = std::max(rc, r);
+    // A strict convert stops at its first error, check at --max-errors, and
+    // both at a read or write error.
+    if (r == 2 || (convert && r == 1) || (!convert && o.max_errors && stats.errors >= o.max_errors)) break;
+  }
+  for (Input& i : inputs)
+    if (i.f != stdin) std::fclose(i.f);
+  progress.finish();
+  if (rc == 2) return 2;
+  if (convert && o.skip && (stats.dropped_invalid || stats.dropped_unmapped)) {
+    std::fprintf(stderr, "pgcodec: dropped %zu invalid byte sequence%s and %zu character%s with no equivalent in encoding \"%s\"\n",
+                 stats.dropped_invalid, stats.dropped_invalid == 1 ? "" : "s", stats.dropped_unmapped,
+                 stats.dropped_unmapped == 1 ? "" : "s", std::string(pgcodec::info(o.to->encoding()).name).c_str());
+    return 1;
+  }
+  if (!convert && o.max_errors && stats.errors >= o.max_errors && stats.stopped_early)
+    std::fprintf(stderr, "pgcodec: stopped after %zu errors (--max-errors)\n", stats.errors);
+  return rc;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc >= 2 && (std::strcmp(argv[1], "verify") == 0 || std::strcmp(argv[1], "live") == 0))
+    return run_helper(argv[1], argc, argv);
   CLI::App app{
-      "pgcodec: PostgreSQL encodings, converted exactly as the server converts them.\n\n"
+      "pgcodec: PostgreSQL encodings, converted exactly as the server converts them.",
+      "pgcodec"};
+  app.footer(
       "Encoding names are resolved as PostgreSQL resolves them: every character that is\n"
       "not an ASCII letter or digit is dropped, the rest is lowercased and looked up\n"
       "among PostgreSQL's aliases, so \"Shift-JIS\", \"shift_jis\" and \"S.J.I.S\" all\n"
-      "name SJIS.\n\n"
-      "Exit status: 0 on success, 1 when the data has errors, 2 on bad usage or an\n"
-      "unknown encoding name.",
-      "pgcodec"};
+      "name SJIS. `pgcodec COMMAND --help` describes each command.\n\n"
+      "Exit status:\n"
+      "  0  success\n"
+      "  1  the data has errors (convert, check), or verify/live found a difference\n"
+      "  2  bad usage, an unknown encoding name, or an input or output that cannot be\n"
+      "     read or written\n\n"
+      "Examples:\n"
+      "  pgcodec convert -f LATIN1 -t UTF8 -o dump.utf8.sql dump.sql\n"
+      "  pgcodec check -f SJIS --max-errors 10 data.csv\n"
+      "  pgcodec resolve shift-jis\n"
+      "  pgcodec verify --encodings SJIS --sample 20000");
   app.set_version_flag("--version", std::string("pgcodec ") + pgcodec_version(),
                        "Print pgcodec's version and exit");
   app.require_subcommand(1);
   bool json = false;
   auto* list = app.add_subcommand(
       "list",
-      "List the 42 encodings: id, canonical name, server or client-only, maximum bytes per\n"
-      "character and every alias PostgreSQL accepts.");
+      "List the 42 encodings and their aliases");
+  list->footer(
+      "One line per encoding: id, canonical name, server or client-only, maximum bytes per\n"
+      "character and every alias PostgreSQL accepts (`pgcodec convert -l` prints the same).\n\n"
+      "Exit status: 0, or 2 if the list cannot be written.\n\n"
+      "Examples:\n"
+      "  pgcodec list\n"
+      "  pgcodec list --json");
   list->add_flag("--json", json, "Print a JSON array, one object per encoding");
   std::string name;
   auto* resolve = app.add_subcommand(
-      "resolve", "Print the canonical name of an encoding name or alias; exit 2 if unknown.");
+      "resolve",
+      "Print the canonical name of an encoding name or alias");
+  resolve->footer(
+      "NAME is resolved as PostgreSQL resolves client_encoding.\n\n"
+      "Exit status: 0, or 2 if the name is unknown.\n\n"
+      "Example:\n"
+      "  pgcodec resolve Shift-JIS      prints SJIS");
   resolve->add_option("NAME", name, "An encoding name, in any spelling PostgreSQL accepts")
       ->required();
-  std::string from, to, errors_mode = "strict", file = "-";
-  bool check_json = false;
+  std::string from, to, errors_mode = "strict", out_path;
+  std::vector<std::string> files;
+  bool check_json = false, drop = false, convert_list = false;
+  std::size_t max_errors = 0;
   auto* convert = app.add_subcommand(
       "convert",
-      "Convert FILE (or standard input) from encoding FROM to encoding TO through UTF-8,\n"
-      "exactly as a UTF8 PostgreSQL database would take it in with client_encoding FROM and\n"
-      "give it out with client_encoding TO. Streams in constant memory. As the server takes\n"
-      "the whole value in before giving any of it out, an error in the input wins over an\n"
-      "earlier character TO lacks: the error reported is the first one taking the input in,\n"
-      "else the first one giving it out. Output is written up to the first character that\n"
-      "fails either way; PostgreSQL's message and the byte offset go to standard error, and\n"
-      "the exit status is 1. With --errors replace nothing fails: bad input decodes to\n"
-      "U+FFFD, characters TO lacks become '?'. Exit status 2 if the output cannot be written.");
-  convert->add_option("-f,--from", from, "Encoding of the input")->required();
-  convert->add_option("-t,--to", to, "Encoding of the output")->required();
-  convert->add_option("--errors", errors_mode, "strict (default) or replace")
-      ->check(CLI::IsMember({"strict", "replace"}));
-  convert->add_option("FILE", file, "Input file; - or nothing for standard input");
+      "Convert between two encodings as PostgreSQL does (like iconv)");
+  convert->footer(
+      "Synopsis:\n"
+      "  pgcodec convert [-c | --errors MODE] [-o FILE] -f FROM -t TO [FILE...]\n"
+      "  pgcodec convert -l\n\n"
+      "Convert the FILEs (or standard input) from encoding FROM to encoding TO through\n"
+      "UTF-8, exactly as a UTF8 PostgreSQL database would take them in with client_encoding\n"
+      "FROM and give them out with client_encoding TO, and write the result to standard\n"
+      "output or, with -o, to FILE. Streams in constant memory.\n\n"
+      "Several FILEs are converted in order into one output, as iconv does, each on its\n"
+      "own: a multibyte character cut off at the end of one file is an error in that file\n"
+      "(it does not continue into the next), byte offsets count from the start of each\n"
+      "file, and an error names its file (\"... at byte offset 7 in b.txt\").\n\n"
+      "Errors (--errors):\n"
+      "  strict   (the default) stop at the first error, as the server does. As the server\n"
+      "           takes the whole value in before giving any of it out, an error in the\n"
+      "           input wins over an earlier character TO lacks: the error reported is the\n"
+      "           first one taking the input in, else the first one giving it out. Output\n"
+      "           is written up to the first character that fails either way;\n"
+      "           PostgreSQL's message and the byte offset go to standard error; exit 1.\n"
+      "  replace  nothing fails: an invalid byte sequence decodes to U+FFFD, a character\n"
+      "           TO lacks becomes '?'; exit 0.\n"
+      "  skip     (-c) drop what cannot be converted, as iconv -c does: each invalid byte\n"
+      "           sequence (conversion resumes one byte after it, as check resumes) and each\n"
+      "           character TO lacks. The rest is converted (the text on both sides of\n"
+      "           a dropped sequence meets, so a pair that EUC_JIS_2004 or SHIFT_JIS_2004\n"
+      "           combine may combine); standard error gets one line\n"
+      "           counting what was dropped, and the exit status is 1 when anything was\n"
+      "           (as glibc's iconv -c), 0 when nothing was.\n\n"
+      "With -o FILE the output is written to a temporary file beside FILE (.FILE.pgcodec-*),\n"
+      "synced to the disk and renamed over FILE only when the whole run succeeded (exit 0,\n"
+      "or 1 from -c). On any failure (an error in strict mode, a read or write error,\n"
+      "SIGINT, SIGTERM or SIGHUP) the temporary file is removed and FILE is left as it was.\n"
+      "FILE may be one of the inputs. A new FILE gets the mode the umask gives; an existing\n"
+      "one keeps its mode.\n\n"
+      "When standard error is a terminal and the output is not, a run that lasts more than\n"
+      "half a second shows its progress there (bytes, rate, and percent and ETA when the\n"
+      "input sizes are known); otherwise nothing but errors is printed.\n\n"
+      "Exit status: 0 converted; 1 a conversion error (strict), or something dropped (-c);\n"
+      "2 bad usage, an unknown encoding, an input that cannot be read or an output that\n"
+      "cannot be written.\n\n"
+      "Examples:\n"
+      "  pgcodec convert -f LATIN1 -t UTF8 < in.txt > out.txt\n"
+      "  pgcodec convert -f SJIS -t UTF8 -o all.txt a.txt b.txt c.txt\n"
+      "  pgcodec convert -c -f UTF8 -t LATIN1 -o latin1.txt utf8.txt\n"
+      "  pgcodec convert -l");
+  auto* from_opt = convert->add_option("-f,--from", from, "Encoding of the input")->type_name("FROM");
+  auto* to_opt = convert->add_option("-t,--to", to, "Encoding of the output")->type_name("TO");
+  auto* errors_opt = convert->add_option("--errors", errors_mode, "strict (the default), replace or skip (see below)")
+                         ->check(CLI::IsMember({"strict", "replace", "skip"}))
+                         ->type_name("MODE");
+  convert->add_flag("-c", drop, "Drop what cannot be converted: --errors skip")->excludes(errors_opt);
+  convert->add_option("-o,--output", out_path, "Write to FILE (replaced only on success) instead of standard output")
+      ->type_name("FILE");
+  convert->add_flag("-l,--list", convert_list, "List the encodings and exit (as `pgcodec list`)")
+      ->excludes(from_opt)
+      ->excludes(to_opt);
+  convert->add_option("FILE", files, "Input files, converted in order; - or nothing for standard input")
+      ->type_name("");
   auto* check = app.add_subcommand(
       "check",
-      "Report every error in FILE (or standard input) as PostgreSQL would raise it when\n"
+      "Report every encoding error in the input, as PostgreSQL would raise it");
+  check->footer(
+      "Synopsis:\n"
+      "  pgcodec check [--json] [--max-errors N] -f FROM [-t TO] [FILE...]\n\n"
+      "Report every error in the FILEs (or standard input) as PostgreSQL would raise it when\n"
       "the data is sent with client_encoding FROM to a UTF8 database, and, with -t TO, every\n"
       "character that could not be given back out in encoding TO. One line per error:\n"
       "byte offset, kind, SQLSTATE and PostgreSQL's message; --json prints one JSON object\n"
       "per line instead. Checking resumes one byte after an invalid byte sequence and after\n"
       "the whole character when it has no equivalent. The errors taking the input in come\n"
       "first, then those giving it out in TO, each group in input order, so the first line is\n"
-      "the error PostgreSQL raises. Exit status 1 if there is any error.\n"
-      "Run it on a dump before loading it with client_encoding set.");
-  check->add_option("-f,--from", from, "Encoding of the input")->required();
-  check->add_option("-t,--to", to, "Also check that every character exists in this encoding");
+      "the error PostgreSQL raises. With several FILEs each is checked on its own, and each\n"
+      "line starts with its file's name (\"b.txt:7: ...\"; JSON: \"file\").\n"
+      "--max-errors N lists the first N lines of that order and stops reading when it can;\n"
+      "standard error then says that it stopped. Progress is shown as for convert.\n"
+      "Run it on a dump before loading it with client_encoding set.\n\n"
+      "Exit status: 0 no errors; 1 any error; 2 bad usage, an unknown encoding, or an input\n"
+      "or output that cannot be read or written.\n\n"
+      "Examples:\n"
+      "  pgcodec check -f WIN1252 -t LATIN1 dump.sql\n"
+      "  pgcodec check -f SJIS --json --max-errors 100 *.csv");
+  check->add_option("-f,--from", from, "Encoding of the input")->required()->type_name("FROM");
+  check->add_option("-t,--to", to, "Also check that every character exists in this encoding")->type_name("TO");
   check->add_flag("--json", check_json, "One JSON object per error");
-  check->add_option("FILE", file, "Input file; - or nothing for standard input");
-  pgcodec::verifier::VerifyOptions vo;
-  std::vector<std::string> verify_encodings;
-  bool exhaustive = false;
-  auto* verify = app.add_subcommand(
-      "verify",
-      "Hold pgcodec to PostgreSQL and map where ICU and Python's codecs differ from it.\n\n"
-      "For each encoding the server is asked what every enumerated input converts to: every\n"
-      "single byte, every two-byte sequence with a high lead byte, the three- and four-byte\n"
-      "spaces of EUC_JP, EUC_JIS_2004, EUC_TW, GB18030 and MULE_INTERNAL, every code point\n"
-      "U+0001..U+10FFFF and the two-code-point characters; plus random strings with errors at\n"
-      "random places on the client_encoding path, so offsets inside strings are checked too.\n"
-      "pgcodec's cached, by-name and table paths must give exactly the server's answers.\n"
-      "ICU (strict callbacks) and the Python codecs psycopg 3, psycopg2 and asyncpg use must\n"
-      "differ from the server exactly as the divergence registry (--registry) records: an\n"
-      "unregistered difference fails, and so does a registered one that no longer occurs.\n"
-      "Each failure is printed with a command that reproduces it.\n\n"
-      "A full run (no --encodings, --references or --sample) writes the atlas to docs/atlas\n"
-      "(atlas.md, atlas.json, index.html), or to --out. A throwaway PostgreSQL server is\n"
-      "started and removed unless --dsn or PGCODEC_DSN names one (its database must be UTF8).\n"
-      "Progress goes to standard error: a bar on a terminal, lines otherwise.\n\n"
-      "Exit status: 0 when everything matches, 1 on any difference, 2 on bad usage.");
-  verify->add_option("--encodings", verify_encodings, "Only these encodings (comma-separated names)")
-      ->delimiter(',');
-  verify->add_option("--references", vo.references,
-                     "Only these references (comma-separated): full names such as python-cp932 or\n"
-                     "icu-windows-31j, or the prefixes icu and python; postgres-direct (or\n"
-                     "postgres-direct-EUC_JP) alone runs only the comparison of PostgreSQL's direct\n"
-                     "conversions with going through UTF-8")
-      ->delimiter(',');
-  auto* sample_opt = verify->add_option("--sample", vo.sample,
-                                        "Ask about N random inputs per direction and encoding instead of all");
-  verify->add_flag("--exhaustive", exhaustive, "Every enumerated input (the default)")->excludes(sample_opt);
-  verify->add_option("--strings", vo.strings, "Random strings per direction and encoding")->capture_default_str();
-  verify->add_option("-j,--jobs", vo.jobs, "Server connections")->capture_default_str()->check(CLI::Range(1, 32));
-  verify->add_option("--dsn", vo.dsn, "libpq connection string of an existing server");
-  verify->add_option("--registry", vo.registry,
-                     "Directory of the divergence registry (default: the installed one,\n"
-                     "<prefix>/share/pgcodec/divergences, or the source tree's corpus/divergences)");
-  verify->add_option("--out", vo.out, "Write the atlas here (default on full runs: docs/atlas)");
-  verify->add_option("--render-atlas", vo.render_atlas,
-                     "Only render DIR/atlas.md and DIR/index.html again from DIR/atlas.json\n"
-                     "(as a full run writes them); no server is started")
-      ->type_name("DIR");
-  verify->add_flag("--update-registry", vo.update_registry,
-                   "Rewrite the registry files from this run's divergences (exhaustive runs only)");
-  verify->add_option("--show", vo.show, "Failures listed per encoding")->capture_default_str();
-  verify->add_option("--seed", vo.seed, "Seed for samples and random strings")->capture_default_str();
-  pgcodec::verifier::LiveRunOptions lr;
-  std::vector<std::string> live_encodings, live_servers;
-  auto* live = app.add_subcommand(
-      "live",
-      "Round trips through a running PostgreSQL on the path a driver takes, for every pair of\n"
-      "server encoding (the database's) and client encoding (client_encoding) the server allows.\n\n"
-      "Each round sends random text and checks it four ways: encoded by pgcodec as a text\n"
-      "parameter, the server's UTF-8 copy of it must be the text; text the server makes from the\n"
-      "pair's repertoire, decoded by pgcodec from a text result column, must be what the server\n"
-      "holds; COPY FROM STDIN with data from a pgcodec StreamEncoder in random chunk sizes, and\n"
-      "COPY TO STDOUT decoded by a StreamDecoder in libpq's chunks, must carry the table's text\n"
-      "exactly. Then bad input (invalid sequences, characters the encoding lacks) as parameters\n"
-      "and COPY data: the server's error (SQLSTATE, the bytes its message names, COPY's line)\n"
-      "must be the first error `pgcodec check` reports for the same bytes.\n"
-      "Where a non-UTF8 server converts directly and that differs from going through UTF-8,\n"
-      "the difference is reported as PostgreSQL's inconsistency, with its SQL, not a failure,\n"
-      "provided the divergence registry (--registry) lists one of its characters among that\n"
-      "conversion's differences (<FROM>.postgres-direct-<TO>.tsv, which `pgcodec verify` writes\n"
-      "and checks exhaustively); an inconsistency the registry lacks is a mismatch.\n\n"
-      "By default a throwaway server is started (and removed at the end, also on ^C) with one\n"
-      "database per server encoding (template0, locale C), SQL_ASCII and MULE_INTERNAL included.\n"
-      "With --dsn (or PGCODEC_DSN) only that database runs, in its own encoding, and nothing is\n"
-      "written to it unless --allow-writes is given; then COPY FROM uses temporary tables only.\n"
-      "The run says what it will do before it does it. Progress goes to standard error (a bar\n"
-      "on a terminal, lines otherwise), then one line per pair: round trips, bytes, errors\n"
-      "compared, mismatches and PostgreSQL inconsistencies; each mismatch with its input, both\n"
-      "results and a command that reproduces it. --seed makes a run repeatable.\n\n"
-      "Exit status: 0 when everything matched, 1 on any mismatch, 2 on a fault that is not\n"
-      "about encodings (the connection was lost, a server error such as a read-only\n"
-      "transaction), reported as \"pgcodec live: fault: ...\" with the pair, and on bad usage.");
-  live->add_option("--dsn", lr.dsn, "libpq connection string of an existing database (default: a throwaway server)")
-      ->type_name("DSN");
-  live->add_option("--encodings", live_encodings, "Only these client encodings (comma-separated names)")
-      ->delimiter(',')
-      ->type_name("LIST");
-  live->add_option("--server-encodings", live_servers,
-                   "Only databases in these server encodings (comma-separated; with --dsn only\n"
-                   "the database's own encoding may be named)")
-      ->delimiter(',')
-      ->type_name("LIST");
-  auto* duration_opt = live->add_option("--duration", lr.duration,
-                                        "Rounds over all pairs until SECONDS have passed: in turn, in groups of up\n"
-                                        "to 24 pairs (4 with --dsn) that share the time left, every pair at least\n"
-                                        "once and on one connection for all its rounds")
-                          ->type_name("SECONDS");
-  live->add_option("--rounds", lr.rounds, "Rounds per pair (default 1)")->excludes(duration_opt)->type_name("N");
-  live->add_option("--seed", lr.seed, "Seed of the random text (each pair's generator: seed and pair)")
-      ->capture_default_str()
+  check->add_option("--max-errors", max_errors, "Stop after N errors (0, the default: list every one)")
       ->type_name("N");
-  live->add_flag("--allow-writes", lr.allow_writes,
-                 "With --dsn: let COPY FROM create temporary tables (nothing else is written)");
-  live->add_flag("--json", lr.json, "The report as one JSON object on standard output");
-  live->add_option("--registry", lr.registry,
-                   "Directory of the divergence registry (default: as for verify)");
-  live->add_option("--values", lr.values, "Values per step and round")->capture_default_str()->type_name("N");
+  check->add_option("FILE", files, "Input files; - or nothing for standard input")->type_name("");
+  // Run by pgcodec-verify and pgcodec-live (see run_helper); listed here for --help.
+  app.add_subcommand("verify",
+                     "Hold pgcodec to PostgreSQL, map ICU's and Python's differences (pgcodec-verify)");
+  app.add_subcommand("live",
+                     "Round trips through a running PostgreSQL, every encoding pair (pgcodec-live)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -342,67 +368,58 @@ int main(int argc, char** argv) {
   pgcodec::cli::Output out(stdout, "standard output");
   if (*list) return finish(cmd_list(json, out), out);
   if (*resolve) return finish(cmd_resolve(name, out), out);
-  if (*verify) {
-    for (auto& n : verify_encodings) {
-      auto e = pgcodec::lookup(n);
-      if (!e) {
-        std::cerr << "pgcodec verify: unknown encoding \"" << n << "\"\n";
-        return 2;
-      }
-      vo.encodings.push_back(*e);
+  if (*convert && convert_list) {
+    if (!files.empty() || !out_path.empty()) {
+      std::cerr << "pgcodec: convert -l takes no files and no -o\n";
+      return 2;
     }
-    print_verify_progress(vo);
-    try {
-      return pgcodec::verifier::run_verify(vo);
-    } catch (const std::exception& e) {
-      std::cerr << "pgcodec verify: " << e.what() << "\n";
-      return 1;
-    }
+    return finish(cmd_list(false, out), out);
   }
-  if (*live) {
-    for (auto* names : {&live_encodings, &live_servers})
-      for (auto& n : *names) {
-        auto e = pgcodec::lookup(n);
-        if (!e) {
-          std::cerr << "pgcodec live: unknown encoding \"" << n << "\"\n";
-          return 2;
-        }
-        (names == &live_encodings ? lr.encodings : lr.server_encodings).push_back(*e);
-      }
-    print_live_progress(lr);
-    lr.on_json = [&out](const std::string& s) { out.write(s); };
-    lr.stop_requested = [] { return stop_signal != 0; };
-    catch_stop_signals();
-    int rc = 2;
-    try {
-      rc = pgcodec::verifier::run_live(lr);
-    } catch (const std::exception& e) {
-      std::cerr << "pgcodec live: " << e.what() << "\n";
-      rc = 2;
-    }
-    if (stop_signal) {
-      std::signal(stop_signal, SIG_DFL);
-      std::raise(stop_signal);
-    }
-    return finish(rc, out);
+  if (*convert && (from.empty() || to.empty())) {
+    std::cerr << "pgcodec: convert needs " << (from.empty() ? "-f FROM" : "-t TO")
+              << " (`pgcodec convert --help`)\n";
+    return 2;
   }
-  if (*convert || *check) {
-    pgcodec::cli::ConvertOptions o;
-    o.from = usable_codec(from, "-f");
-    if (!o.from) return 2;
-    if (!to.empty()) {
-      o.to = usable_codec(to, "-t");
-      if (!o.to) return 2;
-    }
-    o.mode = errors_mode == "replace" ? pgcodec::ErrorMode::Replace : pgcodec::ErrorMode::Strict;
-    o.json = check_json;
-    if (!file.empty() && file != "-") o.input_name = file;
-    std::FILE* in = open_input(file);
-    if (!in) return 2;
-    const int rc = *convert ? pgcodec::cli::run_convert(o, in, out, stderr)
-                            : pgcodec::cli::run_check(o, in, out, stderr);
-    if (in != stdin) std::fclose(in);
-    return finish(rc, out);
+  pgcodec::cli::ConvertOptions o;
+  o.from = usable_codec(from, "-f");
+  if (!o.from) return 2;
+  if (!to.empty()) {
+    o.to = usable_codec(to, "-t");
+    if (!o.to) return 2;
   }
-  return 2;
+  o.mode = errors_mode == "replace" ? pgcodec::ErrorMode::Replace : pgcodec::ErrorMode::Strict;
+  o.skip = drop || errors_mode == "skip";
+  o.json = check_json;
+  o.max_errors = max_errors;
+  auto inputs = open_inputs(files);
+  if (!inputs) return 2;
+  if (out_path.empty()) {
+    const bool progress_ok = isatty(STDOUT_FILENO) == 0;
+    return finish(run_inputs(convert->parsed(), o, *inputs, out, progress_ok), out);
+  }
+  // -o: everything goes to the temporary file; FILE is replaced only if the
+  // run succeeded and the bytes reached the disk.
+  pgcodec::cli::OutputFile file(out_path);
+  if (!file.file()) {
+    std::cerr << "pgcodec: " << file.error() << "\n";
+    return 2;
+  }
+  pgcodec::cli::Output to_file(file.file(), out_path);
+  const int rc = run_inputs(true, o, *inputs, to_file, true);
+  const bool synced = rc != 2 && to_file.sync();
+  const bool closed = to_file.close();
+  if (rc == 2 || !synced || !closed) {
+    file.closed();
+    if (rc != 2 || !to_file.ok()) std::cerr << "pgcodec: " << to_file.error_message() << "\n";
+    return 2;  // ~OutputFile removes the temporary file
+  }
+  if (rc == 1 && !o.skip) {
+    file.closed();
+    return 1;
+  }
+  if (!file.commit()) {
+    std::cerr << "pgcodec: " << file.error() << "\n";
+    return 2;
+  }
+  return rc;
 }
