@@ -1,11 +1,17 @@
 # CPack: `cpack -G DEB` and `cpack -G TGZ` in a build directory package what
-# `cmake --install` installs, minus the Python module:
-#   the library (whichever BUILD_SHARED_LIBS built; a package for other
-#     systems to link against is normally configured with it ON), the public
-#     headers, pgcodec.pc and the find_package(pgcodec) files;
-#   the CLI, its man page and the divergence registry `pgcodec verify` reads
-#     (share/pgcodec), when PGCODEC_BUILD_TOOLS built them;
-#   LICENSE and CHANGELOG.md in share/doc/pgcodec.
+# `cmake --install` installs, minus the Python module. The .deb is two
+# packages, so a program that links pgcodec pulls in no libpq, ICU or
+# libpython:
+#   pgcodec: the library (whichever BUILD_SHARED_LIBS built; a package for
+#     other systems to link against is normally configured with it ON), the
+#     public headers, pgcodec.pc, the find_package(pgcodec) files, the CLI
+#     (list, resolve, convert, check) and its man page, LICENSE and
+#     CHANGELOG.md in share/doc/pgcodec;
+#   pgcodec-verify (install component `verifier`, when PGCODEC_BUILD_TOOLS
+#     built it): pgcodec-verify and pgcodec-live in libexec/pgcodec, which
+#     `pgcodec verify` and `pgcodec live` run, and the divergence registry
+#     they read (share/pgcodec); it depends on pgcodec of the same version.
+# The TGZ is one archive of both (cmake/cpack_options.cmake).
 # The Python module (install component `python`) is left out: it is built
 # for one CPython (Debian's, its ABI tag in the file name) and installs into
 # that interpreter's dist-packages, which is a package of its own in Debian
@@ -33,11 +39,12 @@ set(CPACK_PACKAGE_INSTALL_DIRECTORY pgcodec)
 set(CPACK_SOURCE_GENERATOR "")
 set(CPACK_GENERATOR "DEB;TGZ")
 
-# One package holding every component but `python`.
+# Every component but `python`, one .deb per component (the TGZ overrides
+# this in cmake/cpack_options.cmake).
 get_cmake_property(_components COMPONENTS)
 list(REMOVE_ITEM _components python)
 set(CPACK_COMPONENTS_ALL ${_components})
-set(CPACK_COMPONENTS_GROUPING ALL_COMPONENTS_IN_ONE)
+set(CPACK_COMPONENTS_GROUPING IGNORE)
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_ARCHIVE_COMPONENT_INSTALL ON)
 # Per generator (cmake/cpack_options.cmake, read when cpack runs): the .deb
@@ -48,6 +55,13 @@ set(CPACK_ARCHIVE_FILE_NAME "pgcodec-${PROJECT_VERSION}-${CMAKE_SYSTEM_NAME}")
 
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_NAME pgcodec)
+set(CPACK_DEBIAN_UNSPECIFIED_PACKAGE_NAME pgcodec)
+set(CPACK_DEBIAN_VERIFIER_PACKAGE_NAME pgcodec-verify)
+set(CPACK_DEBIAN_VERIFIER_PACKAGE_SECTION devel)
+set(CPACK_COMPONENT_VERIFIER_DESCRIPTION
+"pgcodec verify and pgcodec live: hold pgcodec to a PostgreSQL server, map
+where ICU and Python's codecs differ from it, and run round trips through a
+live server. The divergence registry they check against.")
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${PGCODEC_PACKAGE_MAINTAINER}")
 set(CPACK_DEBIAN_PACKAGE_SECTION libs)
 set(CPACK_DEBIAN_PACKAGE_LICENSE MIT)
@@ -62,6 +76,12 @@ if(PGCODEC_DPKG_SHLIBDEPS AND (_pgcodec_type STREQUAL "SHARED_LIBRARY" OR TARGET
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 else()
   set(CPACK_DEBIAN_PACKAGE_DEPENDS "libstdc++6")
+endif()
+# pgcodec-verify: the pgcodec it runs under, and (dpkg-shlibdeps) libpq5,
+# ICU and libpython.
+set(CPACK_DEBIAN_VERIFIER_PACKAGE_DEPENDS "pgcodec (= ${PROJECT_VERSION})")
+if(PGCODEC_DPKG_SHLIBDEPS)
+  set(CPACK_DEBIAN_VERIFIER_PACKAGE_SHLIBDEPS ON)
 endif()
 
 include(CPack)

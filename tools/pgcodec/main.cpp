@@ -134,6 +134,8 @@ int run_helper(const char* command, int argc, char** argv) {
     std::fprintf(stderr, "; looked for:\n");
     for (const fs::path& p : tried) std::fprintf(stderr, "  %s\n", p.c_str());
   }
+  // The .deb splits it off (cmake/packaging.cmake): say which package has it.
+  std::fprintf(stderr, "pgcodec: it comes with the package pgcodec-verify (install component verifier)\n");
   return 2;
 }
 
