@@ -291,7 +291,13 @@ int main(int argc, char** argv) {
   check->add_option("-f,--from", from, "Encoding of the input")->required()->type_name("FROM");
   check->add_option("-t,--to", to, "Also check that every character exists in this encoding")->type_name("TO");
   check->add_flag("--json", check_json, "One JSON object per error");
+  // Digits only: CLI11 would otherwise take "-1" as SIZE_MAX (no limit).
   check->add_option("--max-errors", max_errors, "Stop after N errors (0, the default: list every one)")
+      ->check([](const std::string& n) {
+        return !n.empty() && n.find_first_not_of("0123456789") == std::string::npos
+                   ? std::string()
+                   : "N must be a count of errors (0 or more), not \"" + n + "\"";
+      })
       ->type_name("N");
   check->add_option("FILE", files, "Input files; - or nothing for standard input")->type_name("");
   // Run by pgcodec-verify and pgcodec-live (see run_helper); listed here for --help.
