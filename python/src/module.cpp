@@ -85,9 +85,12 @@ PyMethodDef module_methods[] = {
      "PostgreSQL's alias table: normalised name -> canonical encoding name."},
     {"_run_cli", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(run_cli)),
      METH_FASTCALL | METH_KEYWORDS,
-     "_run_cli($module, command, data, source, target=None, errors='strict', json=False)\n--\n\n"
-     "Run the CLI's convert or check on data: returns (exit status, stdout bytes,\n"
-     "stderr bytes). For python -m pgcodec."},
+     "_run_cli($module, command, inputs, source=None, target=None, errors='strict', json=False, "
+     "skip=False, max_errors=0, output=None)\n--\n\n"
+     "Run the CLI's convert, check or list (tools/pgcodec/convert.cpp) on inputs (bytes, read as\n"
+     "standard input, or a sequence of (name, file descriptor or bytes) pairs), writing to\n"
+     "output (a path: -o) or standard output: returns (exit status, stdout bytes, stderr\n"
+     "bytes). For python -m pgcodec."},
     {nullptr, nullptr, 0, nullptr}};
 
 PyModuleDef module_def = {PyModuleDef_HEAD_INIT,

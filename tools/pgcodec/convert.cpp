@@ -8,7 +8,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <iomanip>
+#include <sstream>
 #include <vector>
+
+#include "pgcodec/encoding.hpp"
 
 namespace pgcodec::cli {
 
@@ -458,6 +462,67 @@ int run_check(const ConvertOptions& o, std::FILE* in, Output& out, std::FILE* er
     o.stats->stopped_early = o.stats->stopped_early || more;
   }
   return errors || more ? 1 : 0;
+}
+
+int run_inputs(bool convert, ConvertOptions o, std::span<const InputFile> inputs, Output& out, std::FILE* err) {
+  RunStats stats;
+  o.stats = &stats;
+  o.name_input = inputs.size() > 1;
+  int rc = 0;
+  std::size_t done = 0;
+  for (const InputFile& i : inputs) {
+    o.input_name = i.name;
+    if (o.progress) o.progress->set_base(done);
+    const int r = convert ? run_convert(o, i.f, out, err) : run_check(o, i.f, out, err);
+    done += i.size;
+    rc = std::max(rc, r);
+    // A strict convert stops at its first error, check at --max-errors, and
+    // both at a read or write error.
+    if (r == 2 || (convert && r == 1) || (!convert && o.max_errors && stats.errors >= o.max_errors)) break;
+  }
+  if (rc == 2) return 2;
+  if (convert && o.skip && (stats.dropped_invalid || stats.dropped_unmapped)) {
+    clear_progress(o);
+    std::fprintf(err, "pgcodec: dropped %zu invalid byte sequence%s and %zu character%s with no equivalent in encoding \"%s\"\n",
+                 stats.dropped_invalid, stats.dropped_invalid == 1 ? "" : "s", stats.dropped_unmapped,
+                 stats.dropped_unmapped == 1 ? "" : "s", std::string(info(o.to->encoding()).name).c_str());
+    return 1;
+  }
+  if (!convert && o.max_errors && stats.errors >= o.max_errors && stats.stopped_early) {
+    clear_progress(o);
+    std::fprintf(err, "pgcodec: stopped after %zu errors (--max-errors)\n", stats.errors);
+  }
+  return rc;
+}
+
+std::string encoding_list(bool json) {
+  std::ostringstream s;
+  if (json) {
+    auto arr = nlohmann::json::array();
+    for (const EncodingInfo& e : encodings()) {
+      nlohmann::json j;
+      j["id"] = to_int(e.id);
+      j["name"] = e.name;
+      j["server"] = e.server;
+      j["max_char_length"] = e.max_char_length;
+      j["aliases"] = std::vector<std::string>(e.aliases.begin(), e.aliases.end());
+      arr.push_back(std::move(j));
+    }
+    s << arr.dump(2) << "\n";
+    return s.str();
+  }
+  s << std::left << std::setw(3) << "id" << " " << std::setw(15) << "name" << " " << std::setw(6) << "kind"
+    << " max aliases\n";
+  for (const EncodingInfo& e : encodings()) {
+    std::string aliases;
+    for (std::string_view a : e.aliases) {
+      if (!aliases.empty()) aliases += ",";
+      aliases += a;
+    }
+    s << std::left << std::setw(3) << to_int(e.id) << " " << std::setw(15) << e.name << " " << std::setw(6)
+      << (e.server ? "server" : "client") << " " << std::setw(3) << e.max_char_length << " " << aliases << "\n";
+  }
+  return s.str();
 }
 
 }  // namespace pgcodec::cli

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdio>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -55,6 +56,8 @@ class ProgressSink {
   virtual void update(std::size_t done) = 0;
   // Clear what is drawn: a message follows on standard error.
   virtual void clear() = 0;
+  // The next input starts: `done` bytes of the earlier ones were read.
+  virtual void set_base(std::size_t done) = 0;
 
  protected:
   ~ProgressSink() = default;
@@ -113,5 +116,24 @@ int run_convert(const ConvertOptions& o, std::FILE* in, Output& out, std::FILE* 
 // ones of that order, and the input is not read further once the first
 // group alone reaches the limit.
 int run_check(const ConvertOptions& o, std::FILE* in, Output& out, std::FILE* err);
+
+// One input of a command line.
+struct InputFile {
+  std::FILE* f;
+  std::string name;  // "standard input" or the path
+  std::size_t size;  // 0 when not known (not a regular file)
+};
+
+// convert (or check) over every input, in order, into `out`: what both the
+// CLI and `python -m pgcodec` run. Each input on its own (o.name_input is set
+// when there are several, o.stats sums them); a strict convert stops at the
+// first input with an error, check when --max-errors is reached, both at a
+// read or write error. Then the summary line: convert -c's count of what was
+// dropped (exit 1 if anything was), check's "stopped after N errors". The
+// inputs are left open; o.progress, if set, is told where each one starts.
+int run_inputs(bool convert, ConvertOptions o, std::span<const InputFile> inputs, Output& out, std::FILE* err);
+
+// What `pgcodec list` (and `convert -l`) print: a table, or a JSON array.
+std::string encoding_list(bool json);
 
 }  // namespace pgcodec::cli

@@ -13,11 +13,9 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <iomanip>
 #include <iostream>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <vector>
 
 #include "convert.hpp"
@@ -29,41 +27,9 @@
 
 namespace {
 
-using pgcodec::EncodingInfo;
-
-std::string join(std::span<const std::string_view> v, const char* sep = ",") {
-  std::string s;
-  for (auto x : v) {
-    if (!s.empty()) s += sep;
-    s += x;
-  }
-  return s;
-}
-
 // list and resolve build their text, then write it through `out`.
 int cmd_list(bool json, pgcodec::cli::Output& out) {
-  std::ostringstream s;
-  if (json) {
-    auto arr = nlohmann::json::array();
-    for (const EncodingInfo& e : pgcodec::encodings()) {
-      nlohmann::json j;
-      j["id"] = pgcodec::to_int(e.id);
-      j["name"] = e.name;
-      j["server"] = e.server;
-      j["max_char_length"] = e.max_char_length;
-      j["aliases"] = std::vector<std::string>(e.aliases.begin(), e.aliases.end());
-      arr.push_back(std::move(j));
-    }
-    s << arr.dump(2) << "\n";
-  } else {
-    s << std::left << std::setw(3) << "id" << " " << std::setw(15) << "name" << " "
-      << std::setw(6) << "kind" << " max aliases\n";
-    for (const EncodingInfo& e : pgcodec::encodings())
-      s << std::left << std::setw(3) << pgcodec::to_int(e.id) << " " << std::setw(15) << e.name
-        << " " << std::setw(6) << (e.server ? "server" : "client") << " " << std::setw(3)
-        << e.max_char_length << " " << join(e.aliases) << "\n";
-  }
-  out.write(s.str());
+  out.write(pgcodec::cli::encoding_list(json));
   return 0;
 }
 
@@ -139,11 +105,7 @@ int run_helper(const char* command, int argc, char** argv) {
   return 2;
 }
 
-struct Input {
-  std::FILE* f;
-  std::string name;  // "standard input" or the path
-  std::size_t size;  // 0 when not known (not a regular file)
-};
+using Input = pgcodec::cli::InputFile;
 
 // Opens every input before anything is converted, so that a missing second
 // file fails the run before any output; prints why not and returns nothing.
@@ -170,12 +132,10 @@ std::optional<std::vector<Input>> open_inputs(const std::vector<std::string>& pa
   return v;
 }
 
-// convert and check over their inputs, in order, into `out`.
-int run_inputs(bool convert, pgcodec::cli::ConvertOptions o, std::vector<Input>& inputs,
+// convert and check over their inputs, in order, into `out`, with progress
+// on standard error when it is a terminal (and progress_ok).
+int run_inputs(bool convert, const pgcodec::cli::ConvertOptions& options, std::vector<Input>& inputs,
                pgcodec::cli::Output& out, bool progress_ok) {
-  pgcodec::cli::RunStats stats;
-  o.stats = &stats;
-  o.name_input = inputs.size() > 1;
   // The total is known when every input is a regular file.
   std::size_t total = 0;
   bool known = true;
@@ -185,31 +145,11 @@ int run_inputs(bool convert, pgcodec::cli::ConvertOptions o, std::vector<Input>&
   }
   pgcodec::cli::ByteProgress progress(stderr, progress_ok && pgcodec::cli::stderr_is_tty(),
                                       convert ? "pgcodec convert" : "pgcodec check", known ? total : 0);
+  pgcodec::cli::ConvertOptions o = options;
   o.progress = &progress;
-  int rc = 0;
-  std::size_t done = 0;
-  for (Input& i : inputs) {
-    o.input_name = i.name;
-    progress.set_base(done);
-    const int r = convert ? pgcodec::cli::run_convert(o, i.f, out, stderr) : pgcodec::cli::run_check(o, i.f, out, stderr);
-    done += i.size;
-    rc = std::max(rc, r);
-    // A strict convert stops at its first error, check at --max-errors, and
-    // both at a read or write error.
-    if (r == 2 || (convert && r == 1) || (!convert && o.max_errors && stats.errors >= o.max_errors)) break;
-  }
+  const int rc = pgcodec::cli::run_inputs(convert, o, inputs, out, stderr);
   for (Input& i : inputs)
     if (i.f != stdin) std::fclose(i.f);
-  progress.finish();
-  if (rc == 2) return 2;
-  if (convert && o.skip && (stats.dropped_invalid || stats.dropped_unmapped)) {
-    std::fprintf(stderr, "pgcodec: dropped %zu invalid byte sequence%s and %zu character%s with no equivalent in encoding \"%s\"\n",
-                 stats.dropped_invalid, stats.dropped_invalid == 1 ? "" : "s", stats.dropped_unmapped,
-                 stats.dropped_unmapped == 1 ? "" : "s", std::string(pgcodec::info(o.to->encoding()).name).c_str());
-    return 1;
-  }
-  if (!convert && o.max_errors && stats.errors >= o.max_errors && stats.stopped_early)
-    std::fprintf(stderr, "pgcodec: stopped after %zu errors (--max-errors)\n", stats.errors);
   return rc;
 }
 
@@ -353,7 +293,13 @@ int main(int argc, char** argv) {
   check->add_option("-f,--from", from, "Encoding of the input")->required()->type_name("FROM");
   check->add_option("-t,--to", to, "Also check that every character exists in this encoding")->type_name("TO");
   check->add_flag("--json", check_json, "One JSON object per error");
+  // Digits only: CLI11 would otherwise take "-1" as SIZE_MAX (no limit).
   check->add_option("--max-errors", max_errors, "Stop after N errors (0, the default: list every one)")
+      ->check([](const std::string& n) {
+        return !n.empty() && n.find_first_not_of("0123456789") == std::string::npos
+                   ? std::string()
+                   : "N must be a count of errors (0 or more), not \"" + n + "\"";
+      })
       ->type_name("N");
   check->add_option("FILE", files, "Input files; - or nothing for standard input")->type_name("");
   // Run by pgcodec-verify and pgcodec-live (see run_helper); listed here for --help.
@@ -401,27 +347,7 @@ int main(int argc, char** argv) {
   }
   // -o: everything goes to the temporary file; FILE is replaced only if the
   // run succeeded and the bytes reached the disk.
-  pgcodec::cli::OutputFile file(out_path);
-  if (!file.file()) {
-    std::cerr << "pgcodec: " << file.error() << "\n";
-    return 2;
-  }
-  pgcodec::cli::Output to_file(file.file(), out_path);
-  const int rc = run_inputs(true, o, *inputs, to_file, true);
-  const bool synced = rc != 2 && to_file.sync();
-  const bool closed = to_file.close();
-  if (rc == 2 || !synced || !closed) {
-    file.closed();
-    if (rc != 2 || !to_file.ok()) std::cerr << "pgcodec: " << to_file.error_message() << "\n";
-    return 2;  // ~OutputFile removes the temporary file
-  }
-  if (rc == 1 && !o.skip) {
-    file.closed();
-    return 1;
-  }
-  if (!file.commit()) {
-    std::cerr << "pgcodec: " << file.error() << "\n";
-    return 2;
-  }
-  return rc;
+  return pgcodec::cli::convert_to_file(out_path, o.skip, stderr, [&](pgcodec::cli::Output& to_file) {
+    return run_inputs(true, o, *inputs, to_file, true);
+  });
 }

@@ -88,11 +88,18 @@ OutputFile::OutputFile(std::string target) : target_(std::move(target)) {
     discard();
     return;
   }
-  for (int sig : kSignals) {
-    struct sigaction old {};
-    sigaction(sig, nullptr, &old);
-    if (old.sa_handler != SIG_IGN) sigaction(sig, &sa, nullptr);  // nohup stays nohup
+  for (int i = 0; i < 3; ++i) {
+    sigaction(kSignals[i], nullptr, &old_[i]);
+    if (old_[i].sa_handler != SIG_IGN) installed_[i] = sigaction(kSignals[i], &sa, nullptr) == 0;  // nohup stays nohup
   }
+}
+
+void OutputFile::restore_handlers() noexcept {
+  for (int i = 0; i < 3; ++i)
+    if (installed_[i]) {
+      sigaction(kSignals[i], &old_[i], nullptr);
+      installed_[i] = false;
+    }
 }
 
 OutputFile::~OutputFile() {
@@ -106,6 +113,7 @@ void OutputFile::discard() {
   if (!temp_.empty()) ::unlink(temp_.c_str());
   pending[0] = 0;
   done_ = true;
+  restore_handlers();
 }
 
 bool OutputFile::commit() {
@@ -133,10 +141,12 @@ bool OutputFile::commit() {
       ::unlink(temp_.c_str());
       pending[0] = 0;
       done_ = true;
+      restore_handlers();
       return false;
     }
     pending[0] = 0;
     done_ = true;
+    restore_handlers();
   }
   // The rename itself reaches the disk with the directory.
   const int dfd = ::open(dir_of(target_).c_str(), O_RDONLY | O_DIRECTORY);
@@ -145,6 +155,29 @@ bool OutputFile::commit() {
     ::close(dfd);
   }
   return true;
+}
+
+int convert_to_file(const std::string& path, bool skip, std::FILE* err, const std::function<int(Output&)>& run) {
+  OutputFile file(path);
+  if (!file.file()) {
+    std::fprintf(err, "pgcodec: %s\n", file.error().c_str());
+    return 2;
+  }
+  Output out(file.file(), path);
+  const int rc = run(out);
+  const bool synced = rc != 2 && out.sync();
+  const bool closed = out.close();
+  file.closed();
+  if (rc == 2 || !synced || !closed) {
+    if (rc != 2 || !out.ok()) std::fprintf(err, "pgcodec: %s\n", out.error_message().c_str());
+    return 2;  // ~OutputFile removes the temporary file
+  }
+  if (rc == 1 && !skip) return 1;
+  if (!file.commit()) {
+    std::fprintf(err, "pgcodec: %s\n", file.error().c_str());
+    return 2;
+  }
+  return rc;
 }
 
 }  // namespace pgcodec::cli

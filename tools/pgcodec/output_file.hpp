@@ -5,8 +5,12 @@
 // keeps what it held (or still does not exist).
 #pragma once
 
+#include <csignal>
 #include <cstdio>
+#include <functional>
 #include <string>
+
+#include "convert.hpp"
 
 namespace pgcodec::cli {
 
@@ -17,7 +21,9 @@ class OutputFile {
   explicit OutputFile(std::string target);
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
-  // Removes the temporary file unless commit() succeeded.
+  // Removes the temporary file unless commit() succeeded; the signal
+  // handlers the constructor installed are put back as they were (the
+  // Python module runs this inside a process that goes on).
   ~OutputFile();
 
   std::FILE* file() const { return f_; }
@@ -34,10 +40,21 @@ class OutputFile {
 
  private:
   void discard();
+  void restore_handlers() noexcept;
 
   std::string target_, temp_, error_;
   std::FILE* f_ = nullptr;
   bool done_ = false;
+  struct sigaction old_[3] {};
+  bool installed_[3] = {};
 };
+
+// convert -o FILE, for the CLI and `python -m pgcodec`: `run` writes into
+// the temporary file through the Output it is given (named FILE, for its
+// write errors) and returns its exit status; FILE is replaced when that is
+// 0, or 1 with `skip` (-c dropped something), and the bytes reached the
+// disk. Messages (cannot create, write error, cannot rename) go to `err`.
+// Returns the exit status: run's, or 2.
+int convert_to_file(const std::string& path, bool skip, std::FILE* err, const std::function<int(Output&)>& run);
 
 }  // namespace pgcodec::cli

@@ -47,7 +47,7 @@ class ByteProgress final : public ProgressSink {
   // drawn.
   void update(std::size_t done) override;
   // The next input starts: `done` bytes of the earlier ones were read.
-  void set_base(std::size_t done) { base_ = done; }
+  void set_base(std::size_t done) override { base_ = done; }
   // Clears the line (before a message is written); the next update draws it again.
   void clear() override;
   // Clears the line and draws no more.
