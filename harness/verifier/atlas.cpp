@@ -18,7 +18,6 @@ using nlohmann::ordered_json;
 
 const char* const kCategories[] = {"different-mapping", "only-postgres", "only-reference",
                                    "different-error-kind", "different-offset"};
-const char* const kDrivers[] = {"psycopg3", "psycopg2", "asyncpg"};
 
 // The rules the page states, and the code below follows.
 const char* const kClosestRule =
