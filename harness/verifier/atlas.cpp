@@ -26,8 +26,9 @@ const char* const kClosestRule =
     "misreads, then fewer divergences in the registry, then the name.";
 const char* const kRecommendationRule =
     "Recommendation: the closest Python codec by that rule, when it gets at most 1 in 100 of the characters "
-    "PostgreSQL sends wrong (misreads plus miswrites); otherwise pgcodec, which reads and writes every "
-    "character as PostgreSQL does.";
+    "PostgreSQL sends wrong (misreads plus miswrites) and none of the ASCII characters U+0001..U+007F (SQL's "
+    "quotes, backslash and the like); otherwise pgcodec, which reads and writes every character as PostgreSQL "
+    "does.";
 
 bool closer(const ReferenceReport& a, const ReferenceReport& b) {
   return std::make_tuple(a.driver_wrong(), a.reads_wrong, a.divergences, a.name) <
@@ -74,6 +75,11 @@ Recommendation recommend(const EncodingReport& e) {
   if (!r) return {"pgcodec", "", "use pgcodec: Python has no codec for " + enc};
   const std::string codec = r->name.substr(std::string("python-").size());
   const std::string m = std::to_string(r->reads_total);
+  if (r->ascii_wrong > 0)
+    return {"pgcodec", "",
+            "use pgcodec: the closest Python codec, " + codec + ", gets " + std::to_string(r->ascii_wrong) +
+                " ASCII character" + (r->ascii_wrong == 1 ? "" : "s") + " wrong (" +
+                cases_text(r->ascii_examples, r->ascii_wrong) + ")"};
   if (r->reads_total == 0 || r->driver_wrong() * 100 > r->reads_total) {
     std::string what = r->reads_wrong && r->writes_wrong ? "reads and writes it right"
                        : r->reads_wrong                   ? "reads it right"
@@ -210,6 +216,7 @@ ordered_json to_json(const Atlas& a) {
                                    {"rejected_as_from_any_codec_set_aside", r.writes_rejected_anyway},
                                    {"examples", r.write_examples}};
       jr["reads_nul_postgres_rejects"] = r.reads_nul;
+      jr["ascii_wrong"] = {{"count", r.ascii_wrong}, {"examples", r.ascii_examples}};
       je["references"].push_back(std::move(jr));
     }
     je["postgresql_inconsistencies"] = {{"writes_bytes_it_rejects", list_json(e.unreadable)},
@@ -303,6 +310,9 @@ Atlas from_json(const ordered_json& j) {
       r.writes_rejected_anyway = wr.at("rejected_as_from_any_codec_set_aside").get<std::size_t>();
       r.write_examples = wr.at("examples").get<std::vector<std::string>>();
       r.reads_nul = jr.at("reads_nul_postgres_rejects").get<bool>();
+      auto& aw = jr.at("ascii_wrong");
+      r.ascii_wrong = aw.at("count").get<std::size_t>();
+      r.ascii_examples = aw.at("examples").get<std::vector<std::string>>();
       e.references.push_back(std::move(r));
     }
     auto& inc = je.at("postgresql_inconsistencies");

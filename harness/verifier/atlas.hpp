@@ -43,6 +43,10 @@ struct ReferenceReport {
   std::size_t writes_total = 0, writes_wrong = 0, writes_postgres_own = 0, writes_rejected_anyway = 0;
   std::vector<std::string> read_examples, write_examples;  // the first few wrong ones
   bool reads_nul = false;  // reads the byte 0x00, which PostgreSQL rejects
+  // Of reads_wrong + writes_wrong, those of an ASCII character (U+0001..
+  // U+007F: SQL's quotes, backslash and the like), and the first few.
+  std::size_t ascii_wrong = 0;
+  std::vector<std::string> ascii_examples;
   std::size_t driver_wrong() const { return reads_wrong + writes_wrong; }
   void count(Category c, Direction d) {
     ++counts[std::string(to_string(d)) + " " + to_string(c)];

@@ -519,6 +519,11 @@ struct Verifier {
     // PostgreSQL's own one-way writes (bytes it reads back as another
     // character, or rejects) are set aside: no codec can undo them.
     const Codec& cd = codec(e);
+    auto ascii_case = [&rr](const std::string& ch, const std::string& text) {
+      if (ch.size() != 1 || static_cast<unsigned char>(ch[0]) >= 0x80) return;
+      if (rr.ascii_examples.size() < 5) rr.ascii_examples.push_back(text);
+      ++rr.ascii_wrong;
+    };
     std::vector<std::string> pg_written;
     std::vector<std::size_t> which;
     std::vector<char> pg_own(enc_in.size(), 0);
@@ -537,10 +542,10 @@ struct Verifier {
         continue;
       }
       if (converts_to(read[k], enc_in[which[k]])) continue;
-      if (rr.read_examples.size() < 5)
-        rr.read_examples.push_back(hex_bytes(pg_written[k]) + " (PostgreSQL's " +
-                                   code_points_text(enc_in[which[k]]) + ") -> " +
-                                   outcome_text(read[k], Direction::Decode));
+      const std::string text = hex_bytes(pg_written[k]) + " (PostgreSQL's " + code_points_text(enc_in[which[k]]) +
+                               ") -> " + outcome_text(read[k], Direction::Decode);
+      if (rr.read_examples.size() < 5) rr.read_examples.push_back(text);
+      ascii_case(enc_in[which[k]], "reads " + text);
       ++rr.reads_wrong;
     }
     // A write counts when PostgreSQL stores another character, or rejects
@@ -560,9 +565,10 @@ struct Verifier {
         ++rr.writes_rejected_anyway;
         continue;
       }
-      if (rr.write_examples.size() < 5)
-        rr.write_examples.push_back(code_points_text(enc_in[i]) + " -> " + hex_bytes(enc_got[i].output) +
-                                    " -> PostgreSQL " + (back.ok() ? code_points_text(back.output) : kind_text(back)));
+      const std::string text = code_points_text(enc_in[i]) + " -> " + hex_bytes(enc_got[i].output) +
+                               " -> PostgreSQL " + (back.ok() ? code_points_text(back.output) : kind_text(back));
+      if (rr.write_examples.size() < 5) rr.write_examples.push_back(text);
+      ascii_case(enc_in[i], "writes " + text);
       ++rr.writes_wrong;
     }
 
