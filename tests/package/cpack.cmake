@@ -49,8 +49,8 @@ if(bad)
   message(FATAL_ERROR "${debs}:${bad}\n${info}\n${contents}")
 endif()
 
-step(dpkg -x ${debs} ${WORK_DIR}/root)
-consume(${WORK_DIR}/root/usr lib deb-consumers)
+step(dpkg -x ${debs} ${WORK_DIR}/unpacked)
+consume(${WORK_DIR}/unpacked/usr lib deb-consumers)
 
 step(${CMAKE_COMMAND} -E make_directory ${WORK_DIR}/tgz)
 execute_process(COMMAND ${CMAKE_COMMAND} -E tar xzf ${tgzs} WORKING_DIRECTORY ${WORK_DIR}/tgz RESULT_VARIABLE rc)

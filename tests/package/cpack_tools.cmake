@@ -33,7 +33,7 @@ foreach(re "pgcodec \\(= ${version_re}\\)" "libpq5")
   endif()
 endforeach()
 
-set(root ${WORK_DIR}/root)
+set(root ${WORK_DIR}/unpacked)
 step(dpkg -x ${lib_deb} ${root})
 set(cli ${root}/usr/bin/pgcodec)
 step_output(v ${cli} --version)
