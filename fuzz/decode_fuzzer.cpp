@@ -2,8 +2,9 @@
 // the chosen kernel the cached, find_codec, by-name and C API paths agree,
 // StreamDecoder with the chosen chunking equals one-shot decoding, the
 // table model gives the same outcome (output, error kind, offset, quoted
-// bytes, message), and a too-small buffer gives a prefix of the full result
-// and is never written past (harness/core/checks.hpp).
+// bytes, message), a too-small buffer gives a prefix of the full result
+// and is never written past, and the C API returns every field as the C++
+// API does (harness/core/checks.hpp).
 #include "fuzz_case.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -15,7 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (auto r = harness::check_paths(c, true, in)) return r;
       if (auto r = harness::check_streaming(c, in, fc.mode, fc.chunks)) return r;
       if (auto r = harness::check_model(c, true, in)) return r;
-      return harness::check_buffers(c, true, fc.mode, in, fc.small);
+      if (auto r = harness::check_buffers(c, true, fc.mode, in, fc.small)) return r;
+      return harness::check_c_api_fields(c, true, fc.mode, in, fc.chunks, fc.small);
     });
   });
 }

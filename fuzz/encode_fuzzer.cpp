@@ -2,8 +2,10 @@
 // kernel agrees; under the chosen kernel the four call paths agree, the
 // table model gives the same outcome (output, error kind, offset, quoted
 // bytes, message, combined-character lookahead), chunks through
-// encode_partial equal one-shot encoding, and a too-small buffer
-// gives a prefix of the full result and is never written past.
+// encode_partial equal one-shot encoding (holding back no more than
+// its rule allows), a too-small buffer gives a prefix of the full result
+// and is never written past, and the C API returns every field as the C++
+// API does.
 #include "fuzz_case.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -15,7 +17,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (auto r = harness::check_paths(c, false, in)) return r;
       if (auto r = harness::check_streaming_encode(c, in, fc.mode, fc.chunks)) return r;
       if (auto r = harness::check_model(c, false, in)) return r;
-      return harness::check_buffers(c, false, fc.mode, in, fc.small);
+      if (auto r = harness::check_buffers(c, false, fc.mode, in, fc.small)) return r;
+      return harness::check_c_api_fields(c, false, fc.mode, in, fc.chunks, fc.small);
     });
   });
 }

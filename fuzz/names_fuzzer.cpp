@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "core/checks.hpp"
 #include "core/text.hpp"
 #include "pgcodec/codec.hpp"
 #include "pgcodec/pgcodec.h"
@@ -26,6 +27,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (by_lookup != theirs || by_find != theirs || by_c != theirs) {
     std::fprintf(stderr, "names_fuzzer: name %s: libpq %d, lookup %d, find_codec %d, pgcodec_find %d\n",
                  harness::hex_bytes(name).c_str(), theirs, by_lookup, by_find, by_c);
+    std::abort();
+  }
+  // The same rule as the property suites state it (harness/core check_name).
+  if (const auto failed = harness::check_name(name)) {
+    std::fprintf(stderr, "names_fuzzer: %s\n", failed->c_str());
     std::abort();
   }
   return 0;

@@ -61,14 +61,18 @@ std::size_t whole_prefix(const unsigned char* p, std::size_t n) noexcept {
 // invalid when y is cut off by the very end, or fails at y (leaving x
 // unconverted) when y is invalid. So a chunk may end after x only when the
 // chunk holds the whole of y too, and y is valid and no pair (x, y) exists,
-// or x is itself invalid (then nothing is looked ahead). The characters are
+// or x is itself invalid (then nothing is looked ahead); the chunk may end
+// after an invalid unit too. The characters are
 // the encoder's: a valid UTF-8 character, else one byte. Parsing starts 32
 // bytes before the end, at the first byte that is not a continuation byte,
 // which is a boundary of the parse from the start (a valid character never
 // holds a non-continuation byte past its lead); if no cut is found there,
 // from the start of the chunk.
 std::size_t pair_safe_end(std::span<const detail::Pair> pairs, const unsigned char* p,
-                          std::size_t end) noexcept {
+                          std::size_t end, ErrorMode mode) noexcept {
+  // Replace mode converts a valid character before a cut-off one on its own
+  // (as before an invalid one), so only Strict mode needs the lead rules.
+  const bool strict = mode == ErrorMode::Strict;
   struct Unit {
     std::size_t start;
     std::uint32_t cp;  // 0xFFFFFFFF: invalid byte
@@ -88,7 +92,7 @@ std::size_t pair_safe_end(std::span<const detail::Pair> pairs, const unsigned ch
     auto back = [&](std::size_t k) -> const Unit& { return ring[(count - 1 - k) % 5]; };
     for (std::size_t i = from; i < end;) {
       std::size_t len = 1;
-      std::uint32_t cp = p[i];
+      std::uint32_t cp = p[i] ? p[i] : 0xFFFFFFFFu;  // NUL is an invalid byte sequence
       if (p[i] >= 0x80) {
         len = detail::utf8_multibyte_length(p + i, end - i);
         if (len) {
@@ -104,12 +108,12 @@ std::size_t pair_safe_end(std::span<const detail::Pair> pairs, const unsigned ch
         const Unit& y = back(0);
         const Unit& x = back(1);
         const bool x_valid = x.cp != 0xFFFFFFFFu, y_valid = y.cp != 0xFFFFFFFFu;
-        bool safe = !x_valid || (y_valid && !(first_of_pair(x.cp) && second_of_pair(y.cp)));
+        bool safe = !x_valid || (y_valid ? !(first_of_pair(x.cp) && second_of_pair(y.cp)) : !strict);
         // The text before the cut must also not end in what the encoder
         // would take for a cut-off character right after a valid one: an
         // invalid lead claiming past the cut, whose valid predecessor would
         // then be reported as invalid (UtfToLocal's rule at the very end).
-        if (const std::size_t lead = whole_prefix(p, y.start); safe && lead < y.start) {
+        if (const std::size_t lead = whole_prefix(p, y.start); strict && safe && lead < y.start) {
           for (std::size_t k = 1; k < count && k <= 4; ++k) {
             if (back(k).start > lead) continue;
             // back(k) starts at the claiming lead; its predecessor decides.
@@ -124,6 +128,20 @@ std::size_t pair_safe_end(std::span<const detail::Pair> pairs, const unsigned ch
       }
       i += len;
     }
+    // After an invalid unit the end itself is a cut: nothing looks ahead
+    // from it, and the character before it (whose lookahead it fails) has
+    // all it needs, unless a unit whose lead claims past the end follows a
+    // valid character (which would then be reported for it).
+    if (count && back(0).cp == 0xFFFFFFFFu) {
+      bool safe = true;
+      for (std::size_t k = 0; k < count && k < 4; ++k)
+        if (strict && back(k).start + detail::utf8_lead_length(p[back(k).start]) > end)
+          safe = safe && (k + 1 >= count || back(k + 1).cp == 0xFFFFFFFFu);
+      if (safe) {
+        cut = end;
+        found = true;
+      }
+    }
     return found;
   };
   std::size_t cut = 0;
@@ -134,25 +152,81 @@ std::size_t pair_safe_end(std::span<const detail::Pair> pairs, const unsigned ch
   return 0;
 }
 
+// Whether an error that encoding utf8[at..] reported as if the text ended
+// there is PostgreSQL's answer for every text that continues utf8: all the
+// bytes it quotes are in utf8 (its lead's claim), it is not the report of a
+// legal character whose successor the end cut off (UtfToLocal's rule at
+// the very end, in the encodings with combined characters), and a character
+// with no equivalent is not the last one where a pair could still take it.
+bool certain_encode_error(std::string_view utf8, const Error& e, bool combines) noexcept {
+  const auto* p = reinterpret_cast<const unsigned char*>(utf8.data());
+  const std::size_t at = e.offset, n = utf8.size();
+  if (at + detail::utf8_lead_length(p[at]) > n) return false;
+  const std::size_t legal = p[at] >= 0x80 ? detail::utf8_multibyte_length(p + at, n - at) : p[at] ? 1 : 0;
+  if (e.kind == ErrorKind::InvalidByteSequence) return legal == 0 || !combines;
+  return !combines || at + legal < n;
+}
+
 }  // namespace
 
+// What encode_partial holds back (the rule the property
+// check_streaming_encode states): at most the bytes from a lead byte whose
+// claim reaches past the end (a character the end may have cut off, up to 3
+// bytes), and, in EUC_JIS_2004 / SHIFT_JIS_2004, the characters before it
+// that the combining rule keeps open. An error that no continuation can
+// change is reported by the call that sees it, as decode_partial does.
 Result Codec::encode_partial(std::string_view utf8, std::span<char> out,
                              ErrorMode mode) const noexcept {
   const auto* p = reinterpret_cast<const unsigned char*>(utf8.data());
   const std::span<const detail::Pair> pairs = combined_pairs(*row_);
   std::size_t end = whole_prefix(p, utf8.size());
-  if (!pairs.empty()) end = pair_safe_end(pairs, p, end);
+  if (!pairs.empty()) end = pair_safe_end(pairs, p, end, mode);
   Result r = row_->ops->encode(*row_, utf8.substr(0, end), out, mode, kernels::active());
   // An error whose quoted bytes (as many as its lead byte claims) reach the
   // cut may read differently once the next chunk is there: it is held back
-  // with the rest, and reported by the call that sees all of its bytes.
+  // with the rest.
   if (r.status == Status::Error &&
       r.error.offset + detail::utf8_lead_length(static_cast<unsigned char>(utf8[r.error.offset])) > end) {
     r.status = Status::Ok;
     r.error = Error{};
   }
-  return r;
+  if (mode != ErrorMode::Strict || r.status != Status::Ok || r.consumed == utf8.size()) return r;
+  // Held back: the cut is a conservative guess, and what lies past it may
+  // already hold an error that the rest of the text cannot change (c3 f2:
+  // the cut falls before f2, yet c3 f2 is invalid whatever follows).
+  // Encoding from r.consumed, a boundary the encoder reached, is encoding
+  // the rest as if the text went on from there; the held-back bytes are few,
+  // so their output fits a small scratch buffer (if not, they stay held).
+  std::array<char, 128> scratch;
+  const std::string_view tail = utf8.substr(r.consumed);
+  Result t = row_->ops->encode(*row_, tail, scratch, ErrorMode::Strict, kernels::active());
+  if (t.status != Status::Error || !certain_encode_error(tail, t.error, !pairs.empty())) return r;
+  if (out.size() - r.written < t.written) {
+    r.status = Status::OutputFull;
+    return r;
+  }
+  detail::copy_bytes(out.data() + r.written, scratch.data(), t.written);
+  t.consumed += r.consumed;
+  t.written += r.written;
+  t.error.offset += r.consumed;
+  return t;
 }
+
+namespace {
+
+// The length of the character a strict encode left unconverted because of
+// what came after it, 0 if none: UtfToLocal's lookahead in EUC_JIS_2004 /
+// SHIFT_JIS_2004 fails at an invalid next character (consumed stops before
+// the current one), and reports the current, legal, character as an invalid
+// byte sequence when the end of the input cuts the next one off.
+std::size_t left_by_lookahead(std::string_view utf8, const Result& r) noexcept {
+  if (r.consumed < r.error.offset) return r.error.offset - r.consumed;
+  const auto* p = reinterpret_cast<const unsigned char*>(utf8.data()) + r.error.offset;
+  if (r.error.kind != ErrorKind::InvalidByteSequence || p[0] < 0x80) return 0;
+  return detail::utf8_multibyte_length(p, utf8.size() - r.error.offset);
+}
+
+}  // namespace
 
 Codec::CheckResult Codec::check(std::string_view in, ErrorVisitor visit, void* context,
                                 bool decoding, bool final) const noexcept {
@@ -166,6 +240,19 @@ Codec::CheckResult Codec::check(std::string_view in, ErrorVisitor visit, void* c
     const Result r = decoding ? row_->ops->decode(*row_, rest, out, ErrorMode::Strict, final, k)
                               : row_->ops->encode(*row_, rest, out, ErrorMode::Strict, k);
     if (r.status == Status::Error) {
+      if (const std::size_t own = decoding ? 0 : left_by_lookahead(rest, r)) {
+        // The error is the next character's: this one converts on its own
+        // first, as Replace mode converts it (docs/semantics.md).
+        const Result x = row_->ops->encode(*row_, rest.substr(r.consumed, own), out, ErrorMode::Strict, k);
+        if (x.status == Status::Error) {
+          Error e = x.error;
+          e.offset += i + r.consumed;
+          ++c.errors;
+          visit(e, context);
+        }
+        i += r.consumed + own;
+        continue;
+      }
       Error e = r.error;
       e.offset += i;
       ++c.errors;

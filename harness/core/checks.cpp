@@ -4,6 +4,8 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <stdexcept>
 #include <type_traits>
 #include <vector>
 
@@ -206,16 +208,40 @@ CheckResult check_stream(const Codec& c, std::string_view in, ErrorMode mode,
     got.append(out.data(), last.written);
     if (last.status == Status::Ok)
       PGCODEC_EXPECT(last.consumed == chunk.size() && s.position() + s.carried() == taken + chunk.size());
+    if (last.status == Status::Error) {
+      // The chunk's bytes converted before the error: what one-shot
+      // conversion converts before it, less what came before the chunk
+      // (held-back bytes are not the chunk's).
+      const std::size_t want = one.r.consumed > at ? one.r.consumed - at : 0;
+      PGCODEC_EXPECT(last.consumed == want, std::to_string(last.consumed) + " consumed, want " +
+                                                std::to_string(want) + ", chunk at " + std::to_string(at));
+      PGCODEC_EXPECT(s.position() == one.r.consumed);
+    }
     at += chunk.size();
     PGCODEC_EXPECT(got.size() <= capacity(c, decoding, in.size()),
                    "streamed output exceeds the one-shot bound of the input");
   }
-  if (last.status == Status::Ok) {
-    std::vector<char> out(std::max<std::size_t>(*s.output_bound(0), 16));
-    last = s.finish(out);
-    PGCODEC_EXPECT(last.written <= out.size());
-    got.append(out.data(), last.written);
-    if (last.status == Status::Ok) PGCODEC_EXPECT(s.carried() == 0 && s.position() == in.size());
+  // The end, into buffers of the chunk sizes in turn, the last first (the
+  // whole bound when there are none): OutputFull keeps what is held back
+  // for the retry, and a buffer of output_bound(0) bytes always suffices.
+  for (std::size_t turn = 0, size = chunks.empty() ? SIZE_MAX : chunks.back(); last.status == Status::Ok;) {
+    constexpr std::size_t kGuard = 8;
+    const std::size_t bound = *s.output_bound(0);
+    const std::size_t room = std::min(size, bound);
+    std::vector<char> buf(room + kGuard, '\x5A');
+    last = s.finish(std::span<char>(buf.data(), room));
+    PGCODEC_EXPECT(last.written <= room);
+    for (std::size_t g = room; g < buf.size(); ++g) PGCODEC_EXPECT(buf[g] == '\x5A', "finish wrote past the buffer");
+    got.append(buf.data(), last.written);
+    if (last.status == Status::Ok) {
+      PGCODEC_EXPECT(s.carried() == 0 && s.position() == in.size());
+      break;
+    }
+    if (last.status != Status::OutputFull) break;
+    PGCODEC_EXPECT(room < bound, "finish: OutputFull with output_bound(0) = " + std::to_string(bound) + " bytes");
+    PGCODEC_EXPECT(last.consumed == 0);
+    last.status = Status::Ok;  // retry, with the next size, or one byte more if nothing fitted
+    size = last.written && !chunks.empty() ? chunks[turn++ % chunks.size()] : room + 1;
   }
   PGCODEC_EXPECT(last.status != Status::OutputFull);
   if (last.status == Status::Error) {
@@ -274,6 +300,33 @@ CheckResult check_streaming(const Codec& c, std::string_view in, ErrorMode mode,
   return {};
 }
 
+namespace {
+
+// What Codec::encode_partial may hold back (the `back` it left unconverted
+// after a call without error): the bytes from a lead byte whose claim
+// reaches past the end (a character the end may have cut off: at most 3
+// bytes), and before them, only in the encodings that combine pairs,
+// well-formed characters the combining rule keeps open: two at most,
+// unless they end in a run of tone letters U+02E5 U+02E9 (2 bytes each).
+// Nothing else: an error whose bytes are all there is reported at once.
+CheckResult held_back_rule(const Codec& c, std::string_view back) {
+  std::size_t cut = 0;  // the cut-off character's bytes at the end
+  for (std::size_t k = 1; k <= 3 && k <= back.size(); ++k)
+    if (lead_length(Encoding::UTF8, back.substr(back.size() - k)) > k) cut = k;
+  const std::string_view open = back.substr(0, back.size() - cut);
+  if (open.empty()) return {};
+  const bool combines = !detail::mapping_table(c.encoding())->encode_pairs.empty();
+  PGCODEC_EXPECT(combines, "held back " + hex_bytes(back) + ": more than a cut-off character");
+  PGCODEC_EXPECT(well_formed_prefix(Encoding::UTF8, open) == open.size(),
+                 "held back " + hex_bytes(back) + ": not only characters a pair could take");
+  const std::size_t tones = open.find_first_not_of("\xCB\xA5\xA9", open.size() > 4 ? 4 : 0);
+  PGCODEC_EXPECT(code_points_of(open).size() <= 2 || tones == std::string_view::npos,
+                 "held back " + hex_bytes(back) + ": more than the combining rule keeps open");
+  return {};
+}
+
+}  // namespace
+
 CheckResult check_streaming_encode(const Codec& c, std::string_view utf8, ErrorMode mode,
                                    std::span<const std::size_t> chunks) {
   const Converted one = convert(c, false, utf8, mode);
@@ -282,7 +335,6 @@ CheckResult check_streaming_encode(const Codec& c, std::string_view utf8, ErrorM
 
   // encode_partial, the step StreamEncoder is made of, by hand: each chunk
   // after what the previous call held back, the rest through encode().
-  const bool well_formed = well_formed_prefix(Encoding::UTF8, utf8) == utf8.size();
   std::string got;
   std::size_t at = 0, held = 0, empty = 0, k = 0;  // utf8[at - held, at) is held back
   Result last;
@@ -303,15 +355,7 @@ CheckResult check_streaming_encode(const Codec& c, std::string_view utf8, ErrorM
     }
     at += n;
     held = text.size() - last.consumed;
-    // Held back from well-formed text: a cut-off character (at most 3
-    // bytes) and the characters the combining rule keeps open (two at
-    // most, unless the text ends in a run of tone letters U+02E5 U+02E9, 2
-    // bytes each). Bad bytes after a character can keep more open: whether
-    // it converts depends on them.
-    const std::string_view back = text.substr(last.consumed);
-    const std::size_t tones = back.find_first_not_of("\xCB\xA5\xA9", back.size() > 4 ? 4 : 0);
-    if (well_formed)
-      PGCODEC_EXPECT(held <= 3 + 2 * 4 || tones == std::string_view::npos, "held back " + hex_bytes(back));
+    if (auto bad = held_back_rule(c, text.substr(last.consumed))) return bad;
   }
   if (last.status != Status::Error) {
     const std::string_view rest = utf8.substr(at - held);
@@ -379,18 +423,50 @@ CheckResult check_replace(const Codec& c, bool decoding, std::string_view in) {
   return {};
 }
 
+namespace {
+
+// Where a strict conversion that stopped at `r` leaves a character
+// unconverted because of the one after it (the combined-character
+// lookahead of EUC_JIS_2004 / SHIFT_JIS_2004): its length, else 0. Either
+// the error lies past what was consumed, or it is an invalid byte sequence
+// reported at a well-formed UTF-8 character (the next one was cut off).
+std::size_t left_by_lookahead(bool decoding, std::string_view in, const Result& r) {
+  if (decoding) return 0;
+  if (r.consumed < r.error.offset) return r.error.offset - r.consumed;
+  if (r.error.kind != ErrorKind::InvalidByteSequence) return 0;
+  const std::string_view at = in.substr(r.error.offset);
+  const std::size_t n = well_formed_length(Encoding::UTF8, at);
+  return n > 1 ? n : 0;
+}
+
+}  // namespace
+
 CheckResult check_errors(const Codec& c, bool decoding, std::string_view in) {
   std::vector<Error> reported;
   const Codec::CheckResult counted =
       decoding ? c.for_each_decode_error(in, [&](const Error& e) { reported.push_back(e); })
                : c.for_each_encode_error(in, [&](const Error& e) { reported.push_back(e); });
   PGCODEC_EXPECT(counted.errors == reported.size() && counted.consumed == in.size());
+  // The rule: strict conversion restarted after each error's skip; where
+  // the lookahead left a character unconverted because of the next one,
+  // that character is converted on its own first (and its error, if it
+  // has one, comes first).
   std::vector<Error> expected;
   for (std::size_t at = 0; at <= in.size();) {
     const std::string_view rest = in.substr(at);
     const Converted x = convert(c, decoding, rest, ErrorMode::Strict);
     if (x.r.ok()) break;
     PGCODEC_EXPECT(x.r.status == Status::Error, describe(outcome(x)));
+    if (const std::size_t own = left_by_lookahead(decoding, rest, x.r)) {
+      const Converted alone = convert(c, decoding, rest.substr(x.r.consumed, own), ErrorMode::Strict);
+      if (!alone.r.ok()) {
+        Error e = alone.r.error;
+        e.offset += at + x.r.consumed;
+        expected.push_back(e);
+      }
+      at += x.r.consumed + own;
+      continue;
+    }
     Error e = x.r.error;
     e.offset += at;
     expected.push_back(e);
@@ -407,7 +483,23 @@ CheckResult check_errors(const Codec& c, bool decoding, std::string_view in) {
     PGCODEC_EXPECT(want.errors[i].skip == reported[i].skip, "error " + std::to_string(i));
     PGCODEC_EXPECT_AGREE(error_outcome(expected[i]), error_outcome(reported[i]));
     PGCODEC_EXPECT(expected[i].skip == reported[i].skip, "error " + std::to_string(i));
+    if (i) PGCODEC_EXPECT(reported[i].offset >= reported[i - 1].offset + reported[i - 1].skip, "error " + std::to_string(i));
   }
+  // Replace mode replaces exactly what check lists: its output is the
+  // stretches between the errors, each converted strictly on its own
+  // (without an error), with one replacement per error.
+  std::string spans;
+  std::size_t from = 0;
+  for (std::size_t i = 0; i <= reported.size(); ++i) {
+    const std::size_t to = i < reported.size() ? reported[i].offset : in.size();
+    const Converted stretch = convert(c, decoding, in.substr(from, to - from), ErrorMode::Strict);
+    PGCODEC_EXPECT(stretch.r.ok(), "the stretch before error " + std::to_string(i) + ": " + describe(outcome(stretch)));
+    spans += stretch.out;
+    if (i == reported.size()) break;
+    spans += decoding ? "\xEF\xBF\xBD" : "?";
+    from = std::min(in.size(), to + reported[i].skip);
+  }
+  PGCODEC_EXPECT_BYTES(convert(c, decoding, in, ErrorMode::Replace).out, spans);
   return {};
 }
 
@@ -488,12 +580,105 @@ CheckResult check_buffers(const Codec& c, bool decoding, ErrorMode mode, std::st
     for (std::size_t i = small; i < buf.size(); ++i) PGCODEC_EXPECT(buf[i] == fill, "wrote past the buffer");
     PGCODEC_EXPECT_BYTES(std::string(buf.data(), r.written), all.out.substr(0, r.written));
     if (small < all.r.written) {
-      PGCODEC_EXPECT(r.status == Status::OutputFull || r.status == Status::Error);
+      // Room runs out before the error (if any): its output comes first.
+      PGCODEC_EXPECT(r.status == Status::OutputFull, describe(from_result(r, {})));
       PGCODEC_EXPECT(r.consumed <= all.r.consumed);
+    } else {
+      // Room for all of it: the same answer, an error included (an error
+      // needs no room, in every family).
+      PGCODEC_EXPECT_AGREE(outcome(all), from_result(r, {buf.data(), r.written}));
+      PGCODEC_EXPECT(r.consumed == all.r.consumed && r.written == all.r.written);
     }
     seen[pass].assign(buf.data(), r.written);
   }
   PGCODEC_EXPECT_BYTES(seen[0], seen[1]);
+  return {};
+}
+
+namespace {
+
+// Every field a C caller reads of `got` equals the C++ API's `want`: the
+// counts and status, and on an error its kind, offset, quoted bytes and
+// their length, skip, the two encodings, SQLSTATE and message.
+CheckResult same_c_result(const Result& want, const pgcodec_result& got, const std::string& where) {
+  PGCODEC_EXPECT(got.status == static_cast<int>(want.status), where);
+  PGCODEC_EXPECT(got.consumed == want.consumed && got.written == want.written,
+                 where + ": consumed " + std::to_string(got.consumed) + " written " + std::to_string(got.written) +
+                     ", C++ " + std::to_string(want.consumed) + " " + std::to_string(want.written));
+  char msg[160];
+  const std::size_t len = pgcodec_error_message(&got, msg, sizeof msg);
+  if (want.status != Status::Error) {
+    PGCODEC_EXPECT(len == 0 && pgcodec_error_sqlstate(&got) == nullptr, where);
+    return {};
+  }
+  const Error& e = want.error;
+  PGCODEC_EXPECT(got.error_kind == static_cast<int>(e.kind), where);
+  PGCODEC_EXPECT(got.error_offset == e.offset, where + ": error_offset " + std::to_string(got.error_offset));
+  PGCODEC_EXPECT(got.error_length == e.length, where);
+  PGCODEC_EXPECT(got.error_skip == e.skip, where + ": error_skip " + std::to_string(got.error_skip));
+  PGCODEC_EXPECT(got.error_encoding == to_int(e.encoding) && got.error_target == to_int(e.target), where);
+  PGCODEC_EXPECT(std::memcmp(got.error_bytes, e.bytes.data(), e.length) == 0, where);
+  const std::string message = e.message();
+  PGCODEC_EXPECT(len == message.size() && std::string(msg, std::min(len, sizeof msg - 1)) ==
+                                              message.substr(0, sizeof msg - 1), where + ": " + msg);
+  PGCODEC_EXPECT(pgcodec_error_sqlstate(&got) && std::string(pgcodec_error_sqlstate(&got)) == e.sqlstate(), where);
+  return {};
+}
+
+}  // namespace
+
+CheckResult check_c_api_fields(const Codec& c, bool decoding, ErrorMode mode, std::string_view in,
+                               std::span<const std::size_t> chunks, std::size_t small) {
+  const pgcodec_codec* cc = pgcodec_find(std::string(c.name()).c_str());
+  PGCODEC_EXPECT(cc != nullptr);
+  const int cmode = mode == ErrorMode::Strict ? PGCODEC_STRICT : PGCODEC_REPLACE;
+  const std::size_t full = capacity(c, decoding, in.size());
+  // One-shot, into the bound and into a small buffer; and decode_partial.
+  for (const std::size_t cap : {full, small % (full + 1)}) {
+    std::vector<char> a(cap + 1), b(cap + 1);
+    const std::span<char> out(a.data(), cap);
+    const Result want = decoding ? c.decode(in, out, mode) : c.encode(in, out, mode);
+    const pgcodec_result got = decoding ? pgcodec_decode(cc, in.data(), in.size(), b.data(), cap, cmode)
+                                        : pgcodec_encode(cc, in.data(), in.size(), b.data(), cap, cmode);
+    if (auto bad = same_c_result(want, got, decoding ? "pgcodec_decode" : "pgcodec_encode")) return bad;
+    PGCODEC_EXPECT(std::memcmp(a.data(), b.data(), want.written) == 0);
+    if (decoding) {
+      const Result wp = c.decode_partial(in, out, mode);
+      const pgcodec_result gp = pgcodec_decode_partial(cc, in.data(), in.size(), b.data(), cap, cmode);
+      if (auto bad = same_c_result(wp, gp, "pgcodec_decode_partial")) return bad;
+    }
+  }
+  // The stream of the same direction, fed the same chunks, then finished:
+  // every result and output_bound as the C++ stream's.
+  pgcodec_stream* st = decoding ? pgcodec_stream_new(cc, cmode) : pgcodec_stream_encoder_new(cc, cmode);
+  PGCODEC_EXPECT(st != nullptr);
+  std::unique_ptr<pgcodec_stream, void (*)(pgcodec_stream*)> owned(st, &pgcodec_stream_free);
+  detail::StreamCore cpp(c, mode, decoding);
+  std::size_t at = 0, k = 0;
+  for (bool done = false; !done;) {
+    std::size_t n = chunks.empty() ? in.size() : chunks[k++ % chunks.size()];
+    if (n == 0 && k > 2 * chunks.size()) n = 1;
+    n = std::min(n, in.size() - at);
+    const bool last = at == in.size();
+    std::size_t bound = 0;
+    PGCODEC_EXPECT(pgcodec_stream_output_bound(st, last ? 0 : n, &bound) == 0);
+    PGCODEC_EXPECT(bound == *cpp.output_bound(last ? 0 : n), "pgcodec_stream_output_bound");
+    std::vector<char> a(bound + 1), b(bound + 1);
+    Result want;
+    pgcodec_result got;
+    if (last) {
+      want = cpp.finish(std::span<char>(a.data(), bound));
+      got = pgcodec_stream_finish(st, b.data(), bound);
+      done = true;
+    } else {
+      want = cpp.feed(in.substr(at, n), std::span<char>(a.data(), bound));
+      got = pgcodec_stream_feed(st, in.data() + at, n, b.data(), bound);
+      at += n;
+    }
+    if (auto bad = same_c_result(want, got, last ? "pgcodec_stream_finish" : "pgcodec_stream_feed")) return bad;
+    PGCODEC_EXPECT(std::memcmp(a.data(), b.data(), want.written) == 0);
+    if (want.status == Status::Error) break;
+  }
   return {};
 }
 
@@ -554,6 +739,47 @@ CheckResult check_c_api_edges(const Codec& c, bool decoding, ErrorMode mode, std
     PGCODEC_EXPECT(pgcodec_stream_feed(nullptr, in.data(), in.size(), out.data(), out.size()).status ==
                    PGCODEC_INVALID_ARGUMENT);
   }
+  return {};
+}
+
+}  // namespace pgcodec::harness
+
+namespace pgcodec::harness {
+
+CheckResult check_name(std::string_view name) {
+  // PostgreSQL's rule, written here on its own: the name is a C string (it
+  // ends at the first NUL); one of NAMEDATALEN (64) bytes or more names
+  // nothing (pg_char_to_encoding compares within 63 bytes, never cuts);
+  // otherwise ASCII letters and digits, lowercased, are looked up among the
+  // aliases (pg_encname_tbl).
+  const std::string_view c_string = name.substr(0, name.find('\0'));
+  std::optional<Encoding> want;
+  if (c_string.size() < 64) {
+    std::string clean;
+    for (char ch : c_string) {
+      if (ch >= 'A' && ch <= 'Z') clean += static_cast<char>(ch - 'A' + 'a');
+      else if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) clean += ch;
+    }
+    for (const Alias& a : aliases())
+      if (a.name == clean) want = a.encoding;
+  }
+  const auto shown = [&](std::optional<Encoding> e) { return e ? std::string(info(*e).name) : std::string("unknown"); };
+  const std::string where = "name " + hex_bytes(name) + " (" + std::to_string(c_string.size()) + " bytes), want " + shown(want);
+  PGCODEC_EXPECT(lookup(name) == want, where + ", lookup " + shown(lookup(name)));
+  const Codec* found = find_codec(name);
+  PGCODEC_EXPECT((found ? std::optional<Encoding>(found->encoding()) : std::nullopt) == want, where + ", find_codec");
+  const std::string z(c_string);  // what a C caller passes
+  const pgcodec_codec* cc = pgcodec_find(z.c_str());
+  PGCODEC_EXPECT((cc ? std::optional<Encoding>(static_cast<Encoding>(pgcodec_id(cc))) : std::nullopt) == want,
+                 where + ", pgcodec_find " + (cc ? pgcodec_name(cc) : "unknown"));
+  char out[4];
+  bool threw = false;
+  try {
+    (void)pgcodec::decode(name, "a", out);
+  } catch (const std::invalid_argument&) {
+    threw = true;
+  }
+  PGCODEC_EXPECT(threw == !want, where + ", pgcodec::decode by name");
   return {};
 }
 

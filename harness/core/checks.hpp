@@ -66,9 +66,22 @@ CheckResult check_kernels(const Codec& c, bool decoding, ErrorMode mode, std::st
 // patterns give the same bytes.
 CheckResult check_buffers(const Codec& c, bool decoding, ErrorMode mode, std::string_view in,
                           std::size_t small);
+// 6. Every field a C caller reads (counts, status, the error's kind,
+// offset, quoted bytes, length, skip, encodings, SQLSTATE, message, and
+// each stream call's output bound) equals the C++ API's: one-shot into the
+// bound and into a buffer of `small` bytes (modulo the bound + 1),
+// decode_partial, and the C stream of the same direction fed `chunks` (as
+// check_streaming) and finished.
+CheckResult check_c_api_fields(const Codec& c, bool decoding, ErrorMode mode, std::string_view in,
+                               std::span<const std::size_t> chunks, std::size_t small);
 // 11. The C API with the null pointers and zero capacities pgcodec.h allows
 // equals the C++ API on an empty span; what it forbids is
 // PGCODEC_INVALID_ARGUMENT and converts nothing.
 CheckResult check_c_api_edges(const Codec& c, bool decoding, ErrorMode mode, std::string_view in);
+
+// 12. A name resolves by PostgreSQL's rule (a C string, under NAMEDATALEN
+// bytes, letters and digits lowercased, then the aliases) through lookup,
+// find_codec, pgcodec_find and the by-name functions alike.
+CheckResult check_name(std::string_view name);
 
 }  // namespace pgcodec::harness

@@ -124,6 +124,10 @@ struct TableModel::Step {
   OutcomeKind kind = OutcomeKind::Ok;
   Encoding named = Encoding::UTF8;  // the encoding the error names
   std::size_t at = 0, quote_avail = 0, skip = 1;
+  // The lookahead failed: the error is the next character's (or, when the
+  // end cuts the next one off, PostgreSQL's report of this one because of
+  // it). Check and Replace mode convert this character on its own first.
+  bool blames_next = false;
 };
 
 namespace {
@@ -196,10 +200,12 @@ TableModel::Step TableModel::encode_step(std::string_view in, std::size_t i, boo
     // any character: it does not ask whether this one starts a pair.
     const std::string_view next = rest.substr(n);
     const std::size_t l2 = lead_length(Encoding::UTF8, next);
+    st.blames_next = true;
     if (next.size() < l2)  // cut off: this character is reported, quoting up to the end
       return fail(OutcomeKind::InvalidByteSequence, i, next.size(), 1);
     const bool legal = next[0] == '\0' || well_formed_length(Encoding::UTF8, next.substr(0, l2)) == l2;
     if (!legal) return fail(OutcomeKind::InvalidByteSequence, i + n, next.size(), 1);
+    st.blames_next = false;
     if (l2 > 1) {
       std::size_t k2 = 0;
       const std::uint32_t cp2 = next_code_point(next, k2);
@@ -264,20 +270,16 @@ ClientRun TableModel::client_run(std::string_view in, bool decoding, StepFn step
     run.strict = Outcome::converted(std::move(out));
     run.consumed = in.size();
   }
-  for (std::size_t at = 0; at < in.size();) {
-    auto e = strict(at, nullptr);
-    if (!e) break;
-    at = e->offset + e->skip;
-    run.errors.push_back(std::move(*e));
-  }
-  // Replace mode: an error at this position is replaced (its skip bytes);
-  // one the lookahead finds in the next character is left to the next
-  // position, and this character converts on its own.
+  // Check and Replace mode, one walk (docs/semantics.md): an error at this
+  // position is listed and replaced (its skip bytes); one the lookahead
+  // blames on the next character is left to the next position, and this
+  // character converts on its own.
   const std::string replacement = decoding ? utf8(0xFFFD) : std::string("?");
   for (std::size_t i = 0; i < in.size();) {
     Step st = step(in, i, true);
-    if (st.failed && st.at != i) st = step(in, i, false);
+    if (st.failed && st.blames_next) st = step(in, i, false);
     if (st.failed) {
+      run.errors.push_back(error_of(st));
       run.replaced += replacement;
       i += std::min(st.skip, in.size() - i);
     } else {

@@ -35,7 +35,10 @@ struct ClientRun {
   std::size_t consumed = 0;         // ... and the input bytes that makes (the error's
                                     // offset, but for the lookahead's errors)
   std::string replaced;             // Replace mode's output (it never fails)
-  std::vector<ModelError> errors;   // every error, strict conversion resumed after each skip
+  std::vector<ModelError> errors;   // every error, as check() lists them: strict conversion
+                                    // resumed after each skip, a character the lookahead
+                                    // left unconverted converted on its own first; what
+                                    // `replaced` replaces
 };
 
 class TableModel {

@@ -52,9 +52,12 @@ class PGCODEC_API Codec {
   // the end whose conversion the next chunk could still change are held
   // back. Conversion stops before them with Status::Ok and consumed <
   // utf8.size(); pass them again at the start of the next chunk, and the
-  // last chunk to encode(). What is held back is at most one cut-off
-  // character and the characters the combining rule keeps open (one, except
-  // in a run of alternating tone letters U+02E5 U+02E9).
+  // last chunk to encode(). What is held back is at most the bytes from a
+  // lead byte whose claim reaches past the end (a cut-off character, up to
+  // 3 bytes) and the characters the combining rule keeps open (two, except
+  // in a run of alternating tone letters U+02E5 U+02E9). An error whose
+  // bytes are all in `utf8` is reported at once (c3 f2 is invalid whatever
+  // follows), as decode_partial reports it.
   Result encode_partial(std::string_view utf8, std::span<char> out,
                         ErrorMode mode = ErrorMode::Strict) const noexcept;
 
@@ -72,7 +75,10 @@ class PGCODEC_API Codec {
   // The third error mode, iterate-all-errors: visits every error in the
   // input in order, resuming one byte after an invalid byte sequence and
   // after the whole character when it has no equivalent (what `pgcodec
-  // check` reports). Returns how many errors there were and how much input
+  // check` reports): exactly the spans Replace mode replaces. Where
+  // EUC_JIS_2004 / SHIFT_JIS_2004's lookahead fails because of the next
+  // character, the current one is checked on its own first
+  // (docs/semantics.md). Returns how many errors there were and how much input
   // was examined: all of it, or with final == false (chunked input) up to a
   // character cut off by the end. No allocation.
   struct CheckResult {

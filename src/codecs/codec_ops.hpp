@@ -27,8 +27,10 @@
 //          rules/grammar.hpp char_length) is not an error; conversion
 //          stops before it with Status::Ok and consumed < in.size(), and the
 //          caller carries it over. true: it is an invalid byte sequence.
-//          Encoding has no streaming form: a cut-off UTF-8 character is an
-//          invalid byte sequence.
+//          encode has no `final`: a cut-off UTF-8 character is an invalid
+//          byte sequence. Encoding in chunks is Codec::encode_partial
+//          (codec.cpp), which cuts the text before what the next chunk
+//          could change and calls encode on the rest.
 //   k      the kernel (kernels/kernels.hpp): k.ascii_run scans ASCII runs
 //          (codecs/ascii_copy.hpp handles short ones inline),
 //          k.utf8_valid_run validates UTF-8 (UTF8, SQL_ASCII),
@@ -52,6 +54,9 @@
 //                 next character leaves the current one unconverted.
 //     OutputFull  the next character's output (or its replacement) does not
 //                 fit in out[r.written, out.size()); consumed < in.size().
+//                 An error needs no room: where the output fills up exactly
+//                 before an error, Strict mode returns the Error, in every
+//                 family (check_buffers states it).
 //                 Calling again with the rest of the input and more room
 //                 continues exactly as if the buffer had been large enough.
 //   consumed < in.size() therefore means exactly one of: Error, OutputFull,

@@ -223,11 +223,15 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
       const auto l2 = static_cast<std::size_t>(char_length(Encoding::UTF8, p + j, n - j));
       if (n - j < l2) {
         // The next character is cut off: PostgreSQL reports *this* one as
-        // invalid, quoting its bytes up to what is left after it.
-        if (fail(ErrorKind::InvalidByteSequence, i, 1, n - j)) break;
-        continue;
-      }
-      if (!utf8_legal(p + j, l2, n - j)) {
+        // invalid, quoting its bytes up to what is left after it. Replace
+        // mode converts this one on its own and replaces the next
+        // (docs/semantics.md: only what is malformed or unmappable is
+        // replaced).
+        if (mode == ErrorMode::Strict) {
+          fail(ErrorKind::InvalidByteSequence, i, 1, n - j);
+          break;
+        }
+      } else if (!utf8_legal(p + j, l2, n - j)) {
         if (mode == ErrorMode::Strict) {
           r.status = Status::Error;
           r.error = make_error(ErrorKind::InvalidByteSequence, Encoding::UTF8, enc, in, j, 1);

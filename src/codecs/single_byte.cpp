@@ -96,7 +96,6 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
       if (!copy_ascii(k, p, n, i, o, cap, w)) break;  // output full
       continue;
     }
-    if (w == cap) break;
     // A NUL or a multibyte lead. Two-byte characters (all of Latin,
     // Cyrillic, Greek, Hebrew, Arabic) decode inline.
     std::size_t l;
@@ -109,7 +108,10 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
       cp = l ? utf8_decode_multibyte(p + i, l) : 0;
     }
     const unsigned char byte = l ? to_byte(cp) : 0;
+    // A full buffer is checked only where output is stored: an error
+    // needs no room (the contract in codecs/codec_ops.hpp).
     if (byte) {
+      if (w == cap) break;
       o[w++] = static_cast<char>(byte);
       i += l;
       continue;
@@ -120,6 +122,7 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
                   : make_error(ErrorKind::InvalidByteSequence, Encoding::UTF8, row.encoding, in, i, 1);
       break;
     }
+    if (w == cap) break;
     o[w++] = '?';
     i += l ? l : 1;
   }

@@ -24,6 +24,7 @@
 #include "rules/utf8.hpp"
 #include "rules/grammar.hpp"
 #include "pgcodec/encoding.hpp"
+#include "pgcodec/stream.hpp"
 #include "tables/table.hpp"
 
 namespace pgcodec {
@@ -1068,5 +1069,80 @@ TEST_P(CodecCheck, DecodeAndEncodeVisitEveryError) {
   EXPECT_EQ(c.errors, 0u);
   EXPECT_EQ(c.consumed, 5u);
   EXPECT_TRUE(seen.empty());
+}
+
+// The regressions of issue 23 (corpus/regressions/fuzz/, replayed by
+// Fuzz.Replay/<target>), each pinned here by what it should give now.
+
+std::string encode_with(Encoding e, std::string_view utf8, ErrorMode mode, std::size_t cap = 64) {
+  std::string out(cap, '\0');
+  const Result r = pgcodec::codec(e).encode(utf8, out, mode);
+  out.resize(r.written);
+  return out;
+}
+
+// encode_fuzzer/623422483059342c, 7728ce2220975cf2, 310757e2496b30db:
+// encode_partial held back a complete invalid sequence and left it to the
+// next call; encode and decode_partial report it at once, and so does it now.
+TEST(Regression, EncodePartialReportsACompleteInvalidSequenceAtOnce) {
+  struct Case {
+    Encoding e;
+    std::string in;
+    std::size_t quoted;
+  };
+  for (const Case& k : {Case{Encoding::LATIN1, "\xc3\xf2", 2}, Case{Encoding::UTF8, "\xe2\xf2\x9e\xa5", 3},
+                        Case{Encoding::SJIS, "\xf0\x80\x80\xf1\xf1\xf1", 4},
+                        Case{Encoding::SHIFT_JIS_2004, "\xc3\xf2", 2}}) {
+    const Codec& c = pgcodec::codec(k.e);
+    std::string out(64, '\0');
+    const Result whole = c.encode(k.in, out);
+    const Result part = c.encode_partial(k.in, out);
+    ASSERT_EQ(part.status, Status::Error) << Hex(k.in);
+    EXPECT_EQ(part.error.offset, 0u);
+    EXPECT_EQ(part.error.length, k.quoted) << Hex(k.in);
+    EXPECT_EQ(part.error.message(), whole.error.message());
+    pgcodec::StreamEncoder s(c);
+    EXPECT_EQ(s.feed(k.in, out).status, Status::Error) << Hex(k.in);
+  }
+}
+
+// check_fuzzer/c764007b89679be7: in SHIFT_JIS_2004 the lookahead's error in
+// the next character (80) left U+2057C, which has no equivalent, unlisted,
+// while Replace mode replaced it: check lists both now, as Replace replaces.
+TEST(Regression, CheckEncodeListsTheCharacterBeforeALookaheadError) {
+  const Codec& c = pgcodec::codec(Encoding::SHIFT_JIS_2004);
+  std::vector<std::pair<std::size_t, ErrorKind>> seen;
+  c.for_each_encode_error("\xf0\xa0\x85\xbc\x80",
+                          [&](const Error& e) { seen.emplace_back(e.offset, e.kind); });
+  EXPECT_EQ(seen, (std::vector<std::pair<std::size_t, ErrorKind>>{{0, ErrorKind::NoEquivalent},
+                                                                  {4, ErrorKind::InvalidByteSequence}}));
+  EXPECT_EQ(encode_with(Encoding::SHIFT_JIS_2004, "\xf0\xa0\x85\xbc\x80", ErrorMode::Replace), "??");
+}
+
+// encode_fuzzer/5692fe4828ed2536: a single-byte encoder with its buffer full
+// exactly before an invalid byte answered OutputFull; every family answers
+// the error (it needs no room).
+TEST(Regression, SingleByteEncodeReportsTheErrorWhenTheBufferIsFull) {
+  const Codec& c = pgcodec::codec(Encoding::LATIN1);
+  char one[1];
+  const Result r = c.encode("a\xff", one);
+  EXPECT_EQ(r.status, Status::Error);
+  EXPECT_EQ(r.error.offset, 1u);
+  EXPECT_EQ(r.written, 1u);
+  EXPECT_EQ(c.encode("a\xc3\xa9", one).status, Status::OutputFull);  // room, not an error, is missing
+}
+
+// check_fuzzer/74c4635d96eaf4e2, 8b4e92cc3110bdfe, 57e54c2ed4d1cbb1: Replace
+// mode replaced a valid character before one cut off by the end (PostgreSQL
+// reports the valid one in strict mode); only the cut-off one is replaced.
+TEST(Regression, ReplaceKeepsAValidCharacterBeforeACutOffOne) {
+  EXPECT_EQ(Hex(encode_with(Encoding::EUC_JIS_2004, "\xc9\x99\xcb", ErrorMode::Replace)), Hex("\xab\xb0?"));
+  EXPECT_EQ(Hex(encode_with(Encoding::SHIFT_JIS_2004, "\xc9\x99\xcb", ErrorMode::Replace)), Hex("\x86\x4f?"));
+  EXPECT_EQ(Hex(encode_with(Encoding::EUC_JIS_2004, "\xe3\x81\x8b\xcb", ErrorMode::Replace)), Hex("\xa4\xab?"));
+  // Strict mode stays PostgreSQL's: the valid character is the one reported.
+  std::string out(8, '\0');
+  const Result r = pgcodec::codec(Encoding::EUC_JIS_2004).encode("\xc9\x99\xcb", out);
+  EXPECT_EQ(r.status, Status::Error);
+  EXPECT_EQ(r.error.offset, 0u);
 }
 }  // namespace
