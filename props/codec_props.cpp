@@ -14,11 +14,15 @@
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "core/checks.hpp"
+#include "core/cpu.hpp"
+#include "core/generators.hpp"
 #include "core/text.hpp"
 #include "inputs.hpp"
 #include "kernels/kernels.hpp"
@@ -134,6 +138,9 @@ TEST_P(Props, PathsAgree) {
   for_each_kernel("paths", [&] {
     require(harness::check_paths(c, true, any_input(c, true)));
     require(harness::check_paths(c, false, any_input(c, false)));
+    const bool decoding = *rc::gen::arbitrary<bool>();
+    require(harness::check_c_api_fields(c, decoding, any_mode(), any_input(c, decoding), {},
+                                        *rc::gen::arbitrary<std::size_t>()));
   });
 }
 
@@ -215,10 +222,143 @@ TEST_P(Props, CApiNullsAndZeroCapacities) {
   });
 }
 
+// 12. Block edges: each edge piece of the encoding (harness/core
+// edge_pieces: cut-off leads, whole characters of every length, grammar
+// edges, malformed UTF-8, ASCII-looking trails) at every offset from 0 to
+// 2 * 64 + 3, so at every position relative to the 16-, 32- and 64-byte
+// blocks of every kernel, after ASCII or a run of one script, and followed
+// by ASCII, by the same script, or by the end of the input. Every kernel
+// gives the same outcome and bytes, and at one offset (drawn) the best
+// kernel gives the model's.
+TEST_P(Props, BlockEdges) {
+  const Codec& c = codec();
+  const std::string name = "block edges [" + std::string(c.name()) + "]";
+  EXPECT_TRUE(rc::check(name, [&] {
+    const bool decoding = *rc::gen::arbitrary<bool>();
+    const ErrorMode mode = any_mode();
+    const std::string piece = *rc::gen::elementOf(harness::edge_pieces(c.encoding(), decoding));
+    const harness::Repertoire& rep = harness::repertoire(c.encoding());
+    std::string filler;  // one character of one script; empty: ASCII
+    if (!rep.scripts.empty() && *rc::gen::arbitrary<bool>()) {
+      const harness::Repertoire::Script& script = *rc::gen::elementOf(rep.scripts);
+      filler = *rc::gen::elementOf(decoding ? script.chars : script.text);
+    }
+    const int follow = *rc::gen::inRange(0, 3);  // ASCII, the same script, the end
+    const std::string after = follow == 0 ? "a" : follow == 1 ? (filler.empty() ? "b" : filler) : "";
+    RC_LOG() << c.name() << (decoding ? " decode" : " encode") << " piece " << harness::hex_bytes(piece)
+             << " after " << (filler.empty() ? "ASCII" : harness::hex_bytes(filler)) << ", then "
+             << (after.empty() ? "the end" : harness::hex_bytes(after)) << "\n";
+    constexpr std::size_t kOffsets = 2 * 64 + 4;
+    const std::size_t model_at = *rc::gen::inRange<std::size_t>(0, kOffsets);
+    for (std::size_t offset = 0; offset < kOffsets; ++offset) {
+      const std::string in = harness::place(piece, offset, filler, after, 72);
+      if (auto r = harness::check_kernels(c, decoding, mode, in)) RC_FAIL("at offset " + std::to_string(offset) + ": " + *r);
+      if (offset == model_at) require(harness::check_model(c, decoding, in));
+    }
+  }));
+}
+
+// 13. Long runs of one script (128-400 bytes of characters sharing a UTF-8
+// lead byte, solid or with spaces), so the block kernels take whole blocks;
+// with one edge piece inserted or none. The model's outcome, and a clean
+// run round-trips.
+TEST_P(Props, LongRunsOfOneScript) {
+  const Codec& c = codec();
+  for_each_kernel("long runs", [&] {
+    const bool decoding = *rc::gen::arbitrary<bool>();
+    const bool with_error = *rc::gen::arbitrary<bool>();
+    const std::string in = *script_run(c.encoding(), decoding, with_error);
+    show_input(c, decoding, in);
+    require(harness::check_model(c, decoding, in));
+    require(harness::check_replace(c, decoding, in));
+    if (!with_error)
+      require(decoding ? harness::check_round_trip_bytes(c, in) : harness::check_round_trip_text(c, in));
+  });
+}
+
+// 14. Streams around errors: chunk boundaries a few bytes before, at and
+// after the first error, then small chunks; the end finished into small
+// buffers (OutputFull keeps what is held back). The stream equals one-shot
+// conversion, `consumed` after an error counts only the chunk's bytes, and
+// the C API (one-shot, decode_partial and its stream) returns every field
+// as the C++ API does.
+TEST_P(Props, StreamsAroundErrors) {
+  const Codec& c = codec();
+  for_each_kernel("streams around errors", [&] {
+    const bool decoding = *rc::gen::arbitrary<bool>();
+    const ErrorMode mode = any_mode();
+    const std::string in = any_input(c, decoding);
+    std::vector<char> out(std::max<std::size_t>(1, decoding ? *c.max_decoded_size(in.size())
+                                                            : *c.max_encoded_size(in.size())));
+    const Result one = decoding ? c.decode(in, out) : c.encode(in, out);
+    const std::size_t at = one.ok() ? in.size() / 2 : one.error.offset;
+    const std::size_t first = static_cast<std::size_t>(
+        std::max<long>(0, static_cast<long>(at) + *rc::gen::inRange<long>(-3, 4)));
+    std::vector<std::size_t> sizes{first};
+    for (std::size_t k = *rc::gen::inRange<std::size_t>(1, 4); k; --k)
+      sizes.push_back(*rc::gen::inRange<std::size_t>(0, 5));
+    RC_LOG() << "chunks " << rc::toString(sizes) << "\n";
+    require(decoding ? harness::check_streaming(c, in, mode, sizes)
+                     : harness::check_streaming_encode(c, in, mode, sizes));
+    require(harness::check_c_api_fields(c, decoding, mode, in, sizes, *rc::gen::arbitrary<std::size_t>()));
+  });
+}
+
 std::vector<Encoding> all_encodings() {
   std::vector<Encoding> v;
   for (const EncodingInfo& i : encodings()) v.push_back(i.id);
   return v;
+}
+
+// 15. Names at PostgreSQL's NAMEDATALEN limit: every alias padded with
+// characters the name rule drops (and its letters' case changed) to 60-68
+// bytes, names that hold an alias only within their first 63 bytes, and
+// names with a NUL near the limit resolve by PostgreSQL's rule through
+// every lookup path (harness/core check_name).
+TEST(Names, AtTheLengthLimit) {
+  EXPECT_TRUE(rc::check("names at the length limit", [] {
+    const Alias& a = *rc::gen::elementOf(std::vector<Alias>(aliases().begin(), aliases().end()));
+    const std::string fill = " -_.";
+    const std::size_t length = *rc::gen::inRange<std::size_t>(60, 69);
+    std::string name;
+    for (char ch : a.name) {
+      name += *rc::gen::arbitrary<bool>() && ch >= 'a' && ch <= 'z' ? static_cast<char>(ch - 'a' + 'A') : ch;
+      while (name.size() + (a.name.size()) < length && *rc::gen::inRange(0, 4) == 0)
+        name += fill[*rc::gen::inRange<std::size_t>(0, fill.size())];
+    }
+    while (name.size() < length)
+      name.insert(*rc::gen::inRange<std::size_t>(0, name.size() + 1), 1,
+                  fill[*rc::gen::inRange<std::size_t>(0, fill.size())]);
+    switch (*rc::gen::inRange(0, 3)) {
+      case 0:  // as is
+        break;
+      case 1:  // letters past byte 63: the alias only if cut there
+        if (name.size() > 63) name.replace(63, std::string::npos, name.size() - 63, 'x');
+        break;
+      default:  // a NUL near the limit, junk after it
+        name.insert(*rc::gen::inRange<std::size_t>(std::min<std::size_t>(60, name.size()), name.size() + 1),
+                    std::string("\0zz", 3));
+    }
+    RC_LOG() << "name " << harness::hex_bytes(name) << "\n";
+    require(harness::check_name(name));
+  }));
+}
+
+// 16. Dispatch: the kernel conversions start with is the best one this
+// machine runs (read from the CPU's flags here, not from the library), or
+// the one PGCODEC_FORCE_IMPL names; so a dispatcher that settles for a
+// slower kernel fails, though its results would agree.
+TEST(Kernels, ActiveIsTheBestThisMachineRuns) {
+  const char* forced = std::getenv("PGCODEC_FORCE_IMPL");
+  const std::string want = forced && *forced ? forced : harness::best_kernel_name();
+  EXPECT_EQ(kernels::active().name, want);
+  EXPECT_EQ(kernels::available().back().name, harness::best_kernel_name());
+  const bool blocks = harness::cpu_has("avx512vbmi") && harness::cpu_has("avx512_vbmi2") && harness::cpu_has("bmi2") &&
+                      harness::cpu_has("popcnt");
+  for (const kernels::Kernel& k : kernels::available())
+    EXPECT_EQ(k.single_byte_decode != nullptr && k.single_byte_encode != nullptr,
+              blocks && std::string_view(k.name) == "avx512")
+        << k.name;
 }
 
 INSTANTIATE_TEST_SUITE_P(Every, Props, ::testing::ValuesIn(all_encodings()),

@@ -34,6 +34,7 @@ rc::Gen<std::string> valid_bytes_in(Encoding e) {
       {3, ascii_run()},
       {4, one_of(p.chars, "a")},
       {2, one_of(p.chars_edges, "a")},
+      {1, one_of(p.kernel_edges, "a")},
   }));
 }
 
@@ -57,6 +58,7 @@ rc::Gen<std::string> bytes_in(Encoding e) {
       {3, ascii_run()},
       {4, one_of(p.chars, "a")},
       {2, one_of(p.chars_edges, "a")},
+      {2, one_of(p.kernel_edges, "a")},
       {1, one_of(p.unmapped, "\x80")},
       {1, one_of(p.ascii_trails, "\x80")},
       {1, one_of(p.grammar_edges, "\x80")},
@@ -73,6 +75,8 @@ rc::Gen<std::string> utf8_for(Encoding e) {
       {3, ascii_run()},
       {4, one_of(p.text, "a")},
       {2, one_of(p.text_edges, "a")},
+      {2, one_of(p.kernel_text_edges, "a")},
+      {1, one_of(p.overlongs, "\xC0\x80")},
       {1, one_of(p.foreign, "a")},
       {1, rc::gen::elementOf(harness::malformed_utf8())},
       {1, one_of(p.utf8_edges, "\x80")},
@@ -85,7 +89,34 @@ rc::Gen<std::string> text_in(Encoding e) {
       {3, ascii_run()},
       {4, one_of(p.text, "a")},
       {2, one_of(p.text_edges, "a")},
+      {1, one_of(p.kernel_text_edges, "a")},
   }));
+}
+
+rc::Gen<std::string> script_run(Encoding e, bool decoding, bool with_error) {
+  const harness::Repertoire& p = harness::repertoire(e);
+  if (p.scripts.empty()) return decoding ? valid_bytes_in(e) : text_in(e);
+  return rc::gen::exec([&p, e, decoding, with_error] {
+    const auto& script = *rc::gen::elementOf(p.scripts);
+    const std::vector<std::string>& chars = decoding ? script.chars : script.text;
+    const std::size_t want = *rc::gen::inRange<std::size_t>(128, 400);
+    // Prose or a solid block: a space every few characters, or none.
+    const std::size_t space_every = *rc::gen::element<std::size_t>(0, 0, 5, 9);
+    std::string s;
+    std::vector<std::size_t> starts;  // character boundaries
+    for (std::size_t k = 0; s.size() < want; ++k) {
+      starts.push_back(s.size());
+      if (space_every && k % space_every == space_every - 1) s += ' ';
+      s += chars[*rc::gen::inRange<std::size_t>(0, chars.size())];
+    }
+    starts.push_back(s.size());
+    if (with_error) {
+      // One piece from the edge list, at a character boundary.
+      const std::string piece = *rc::gen::elementOf(harness::edge_pieces(e, decoding));
+      s.insert(starts[*rc::gen::inRange<std::size_t>(0, starts.size())], piece);
+    }
+    return s;
+  });
 }
 
 }  // namespace pgcodec::props

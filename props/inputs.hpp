@@ -26,5 +26,11 @@ rc::Gen<std::string> well_formed_bytes_in(Encoding e);
 rc::Gen<std::string> utf8_for(Encoding e);
 // Valid UTF-8 that `e` can encode: ASCII runs and its repertoire.
 rc::Gen<std::string> text_in(Encoding e);
+// A run of 128-400 bytes of one script of `e` (harness/core Repertoire::
+// scripts), as bytes in `e` or as UTF-8, solid or with a space every few
+// characters: what the 64-byte block kernels take whole. With `with_error`,
+// one edge piece (harness/core edge_pieces) is inserted at a character
+// boundary.
+rc::Gen<std::string> script_run(Encoding e, bool decoding, bool with_error);
 
 }  // namespace pgcodec::props

@@ -1,6 +1,8 @@
 #include "core/generators.hpp"
 
+#include <algorithm>
 #include <array>
+#include <map>
 #include <memory>
 #include <mutex>
 
@@ -149,6 +151,77 @@ std::string code_bytes(std::uint32_t code) {
   return b;
 }
 
+// The first and last `k` of each class, in key order.
+template <class Key>
+void ends_of_classes(const std::map<int, std::map<Key, std::string>>& classes, std::size_t k,
+                     std::vector<std::string>& into) {
+  for (const auto& [cls, members] : classes) {
+    std::size_t i = 0;
+    for (const auto& [key, s] : members) {
+      if (i < k || i + k >= members.size()) into.push_back(s);
+      ++i;
+    }
+  }
+}
+
+// Over-long UTF-8 forms of cp: two bytes (C0/C1) below U+0080, three (E0
+// 80..9F) below U+0800, four (F0 80..8F) below U+10000.
+std::vector<std::string> overlong_forms(std::uint32_t cp) {
+  auto b = [](std::uint32_t x) { return static_cast<char>(x); };
+  std::vector<std::string> v;
+  if (cp < 0x80) v.push_back({b(0xC0 | (cp >> 6)), b(0x80 | (cp & 0x3F))});
+  if (cp < 0x800) v.push_back({b(0xE0), b(0x80 | (cp >> 6)), b(0x80 | (cp & 0x3F))});
+  if (cp < 0x10000)
+    v.push_back({b(0xF0), b(0x80 | (cp >> 12)), b(0x80 | ((cp >> 6) & 0x3F)), b(0x80 | (cp & 0x3F))});
+  return v;
+}
+
+void add_kernel_inputs(Encoding e, Repertoire& p) {
+  const TableModel& m = model(e);
+  const detail::MappingTable& t = *detail::mapping_table(e);
+  std::map<unsigned char, Repertoire::Script> by_lead;
+  std::map<int, std::map<std::uint32_t, std::string>> code_classes, cp_classes;
+  std::vector<std::string> overlongs;
+  auto add = [&](std::uint32_t code, std::uint32_t cp, bool round_trips) {
+    const std::string bytes = t.kind == detail::TableKind::Identity ? utf8(cp) : code_bytes(code);
+    const std::string text = utf8(cp);
+    if (round_trips) {
+      Repertoire::Script& s = by_lead[static_cast<unsigned char>(text[0])];
+      s.chars.push_back(bytes);
+      s.text.push_back(text);
+    }
+    const int length = static_cast<int>(bytes.size());
+    code_classes[length * 2 + (cp > 0xFFFF)][code] = bytes;
+    cp_classes[length * 8 + static_cast<int>(text.size())][cp] = text;
+    if (cp < 0x800 && overlongs.size() < 4096)
+      for (std::string& o : overlong_forms(cp)) overlongs.push_back(std::move(o));
+  };
+  if (t.kind == detail::TableKind::Identity) {
+    for (std::uint32_t cp : all_code_points())
+      if (cp >= 0x80 && (cp < 0x3000 || cp % 61 == 0 || cp % 0x1000 < 4 || cp % 0x1000 > 0xFFC)) add(cp, cp, true);
+  } else {
+    for (const auto& [code, cp] : decoded_codes(t)) {
+      if (code < 0x80 || cp < 0x80) continue;
+      const auto back = m.encode_code_point(cp);
+      add(code, cp, back && *back == code);
+    }
+    for (const auto& pr : t.decode_pairs) {  // two code points: the wide table's class
+      const std::string bytes = code_bytes(pr.code);
+      code_classes[static_cast<int>(bytes.size()) * 2 + 1][pr.code] = bytes;
+    }
+  }
+  for (auto& [lead, s] : by_lead) {
+    if (s.chars.size() > 256) {
+      s.chars = spread(s.chars);
+      s.text = spread(s.text);
+    }
+    p.scripts.push_back(std::move(s));
+  }
+  ends_of_classes(code_classes, 4, p.kernel_edges);
+  ends_of_classes(cp_classes, 4, p.kernel_text_edges);
+  p.overlongs = spread(overlongs);
+}
+
 Repertoire build(Encoding e) {
   Repertoire p;
   const TableModel& m = model(e);
@@ -247,6 +320,7 @@ Repertoire build(Encoding e) {
     }
   for (std::uint32_t cp : {0x20ACu, 0x3042u, 0x4E00u, 0xAC00u, 0x1F600u, 0x10FFFFu, 0xE000u, 0x0100u})
     if (!m.encode_code_point(cp)) p.foreign.push_back(utf8(cp));
+  add_kernel_inputs(e, p);
   return p;
 }
 
@@ -258,6 +332,57 @@ const Repertoire& repertoire(Encoding e) {
   const auto i = static_cast<std::size_t>(to_int(e));
   std::call_once(once[i], [&] { all[i] = std::make_unique<Repertoire>(build(e)); });
   return *all[i];
+}
+
+const std::vector<std::string>& edge_pieces(Encoding e, bool decoding) {
+  static std::array<std::unique_ptr<std::vector<std::string>>, 2 * encoding_count> all;
+  static std::array<std::once_flag, 2 * encoding_count> once;
+  const auto i = static_cast<std::size_t>(to_int(e)) * 2 + decoding;
+  std::call_once(once[i], [&] {
+    const Repertoire& p = repertoire(e);
+    std::set<std::string> v;
+    auto some = [&](const std::vector<std::string>& from, std::size_t k) {
+      for (std::size_t j = 0; j < from.size() && j < k; ++j) v.insert(from[j * from.size() / std::min(k, from.size())]);
+    };
+    auto with_cuts = [&](const std::vector<std::string>& from, std::size_t k) {
+      for (std::size_t j = 0; j < from.size() && j < k; ++j) {
+        const std::string& ch = from[j * from.size() / std::min(k, from.size())];
+        for (std::size_t n = 1; n <= ch.size(); ++n) v.insert(ch.substr(0, n));
+      }
+    };
+    if (decoding) {
+      with_cuts(p.chars, 24);
+      with_cuts(p.kernel_edges, 64);
+      some(p.grammar_edges, 64);
+      some(p.ascii_trails, 8);
+      some(p.unmapped, 8);
+      for (const auto& s : p.scripts) some(s.chars, 2);
+    } else {
+      with_cuts(p.text, 24);
+      with_cuts(p.kernel_text_edges, 64);
+      some(p.utf8_edges, 64);
+      some(p.overlongs, 16);
+      some(p.foreign, 8);
+      some(malformed_utf8(), 64);
+      for (const auto& s : p.scripts) some(s.text, 2);
+    }
+    v.insert(std::string(1, '\0'));
+    all[i] = std::make_unique<std::vector<std::string>>(v.begin(), v.end());
+  });
+  return *all[i];
+}
+
+std::string place(std::string_view piece, std::size_t offset, std::string_view filler, std::string_view after,
+                  std::size_t tail) {
+  std::string s;
+  if (filler.empty()) filler = "a";
+  s.append(offset % filler.size(), 'a');
+  while (s.size() < offset) s.append(filler);
+  s.append(piece);
+  const std::size_t end = s.size() + tail;
+  if (!after.empty())
+    while (s.size() < end) s.append(after);
+  return s;
 }
 
 const std::vector<std::string>& malformed_utf8() {

@@ -72,8 +72,47 @@ struct Repertoire {
   // Code points PostgreSQL writes as bytes its own rules reject (EUC_TW's
   // CNS planes above 7, for one): a subset of one_way.
   std::set<std::uint32_t> writes_ill_formed;
+
+  // What the kernels and fast paths are entered by, so that generated
+  // input reaches each of their branches, not only by luck:
+  // - scripts: the characters that round-trip, grouped by the lead byte of
+  //   their UTF-8 (Cyrillic D0/D1, Greek CE/CF, kana E3, ...), as bytes in
+  //   the encoding and as UTF-8: a long run of one group is what the
+  //   64-byte block kernels take whole.
+  // - kernel_edges (bytes) / kernel_text_edges (UTF-8): the first and last
+  //   few characters of every class a lookup treats apart: codes of one,
+  //   two, three and four bytes, and among the two-byte codes those that
+  //   decode beyond the BMP or to two code points (a table of their own);
+  //   code points by the length of their code.
+  // - overlongs: over-long UTF-8 forms (C0/C1, E0 80..9F, F0 80..8F) of
+  //   code points the encoding maps, which a fast path must not take.
+  struct Script {
+    std::vector<std::string> chars, text;  // same characters, same order
+  };
+  std::vector<Script> scripts;
+  std::vector<std::string> kernel_edges;
+  std::vector<std::string> kernel_text_edges;
+  std::vector<std::string> overlongs;
 };
 const Repertoire& repertoire(Encoding e);
+
+// The block sizes the kernels step by (SSE2, AVX2, AVX-512).
+inline constexpr std::size_t kBlockSizes[] = {16, 32, 64};
+
+// Pieces worth putting where a kernel's block ends, for decoding (bytes in
+// `e`) or encoding (UTF-8): leads cut off after 1..3 bytes, whole
+// characters of every length, the grammar's edges, malformed UTF-8, trail
+// bytes that look like ASCII, unmapped characters, the kernel edges.
+const std::vector<std::string>& edge_pieces(Encoding e, bool decoding);
+
+// `piece` starting exactly `offset` bytes into the input: ASCII up to the
+// offset's remainder, then `filler` (a character, or empty for ASCII)
+// repeated; after the piece, `after` repeated up to at least `tail` bytes
+// (empty: the piece ends the input). Blocks start where the input does, so
+// offsets 0..2*64+3 put the piece at every position relative to every
+// block boundary.
+std::string place(std::string_view piece, std::size_t offset, std::string_view filler, std::string_view after,
+                  std::size_t tail);
 
 // Every class of malformed UTF-8, to put inside otherwise valid text:
 // overlong 2-, 3- and 4-byte forms, surrogates, above U+10FFFF, bad lead
