@@ -3,8 +3,10 @@
 // its options OUTDIR/<target>.options (OSS-Fuzz's format), the corpus made
 // from each encoding's tables (core/generators.hpp):
 // valid text, single characters at the tables' edges, truncated characters,
-// every class of malformed input, unmapped characters, and for the names
-// target every alias spelled as users spell it. Files are named by a hash of
+// every class of malformed input, unmapped characters, the kernels' entry
+// edges, pieces placed at block boundaries, long runs of one script, and
+// for the names target every alias spelled as users spell it and names at
+// the NAMEDATALEN limit. Files are named by a hash of
 // their bytes; ci/fuzz minimises the result with libFuzzer's -merge=1.
 #include <cstdint>
 #include <cstdio>
@@ -58,6 +60,18 @@ std::string joined(const std::vector<std::string>& parts, const std::string& sep
   std::string s;
   for (const auto& p : parts) s += p + sep;
   return s;
+}
+
+// Where the kernels' blocks end (core/generators.hpp place): edge pieces
+// 1-3 bytes before a 32- and a 64-byte boundary, then ASCII; and long runs
+// of up to four scripts, which the block kernels take whole.
+void add_kernel_seeds(Encoding e, bool decoding, std::vector<std::string>& into) {
+  for (const auto& piece : some(pgcodec::harness::edge_pieces(e, decoding), 6))
+    for (std::size_t before : {1u, 2u, 3u})
+      into.push_back(pgcodec::harness::place(piece, (before % 2 ? 64 : 32) - before, "", "a", 40));
+  const auto& scripts = pgcodec::harness::repertoire(e).scripts;
+  for (std::size_t k = 0; k < scripts.size() && k < 4; ++k)
+    into.push_back(joined(some(decoding ? scripts[k].chars : scripts[k].text, 96), ""));
 }
 
 // libFuzzer's dictionary syntax: name="\xNN...".
@@ -146,6 +160,8 @@ int main(int argc, char** argv) {
       for (const auto& u : some(rep.unmapped, 3)) bytes.push_back("ab" + u + "cd");
       for (const auto& g : some(rep.grammar_edges, 8)) bytes.push_back("a" + g + "b");
       bytes.push_back(std::string("a\0b", 3));
+      bytes.push_back(joined(some(rep.kernel_edges, 16), ""));
+      add_kernel_seeds(e, true, bytes);
       // UTF-8 text for encoding.
       std::vector<std::string> text;
       text.push_back("plain ascii text");
@@ -153,6 +169,9 @@ int main(int argc, char** argv) {
       text.push_back(joined(some(rep.text_edges, 12), ""));
       for (const auto& f : some(rep.foreign, 2)) text.push_back("ab" + f + "cd");
       for (const auto& m : pgcodec::harness::malformed_utf8()) text.push_back("ok " + m + " ok");
+      text.push_back(joined(some(rep.kernel_text_edges, 16), ""));
+      text.push_back(joined(some(rep.overlongs, 8), "x"));
+      add_kernel_seeds(e, false, text);
       unsigned k = 0;
       for (const auto& b : bytes) {
         ++k;
@@ -180,6 +199,10 @@ int main(int argc, char** argv) {
     }
     put(out / "names_fuzzer", std::string("utf\0" "8", 5));
     put(out / "names_fuzzer", std::string(70, 'u') + "tf8");
+    // At NAMEDATALEN: an alias padded to 63 and to 64 bytes, and one whose
+    // letters past byte 63 hide it (core/checks.hpp check_name).
+    for (std::size_t length : {63u, 64u}) put(out / "names_fuzzer", "sjis" + std::string(length - 4, '-'));
+    put(out / "names_fuzzer", "sjis" + std::string(59, '-') + "xx");
     put(out / "names_fuzzer", "\xC3\xBCtf8");
     write_dicts(out);
   } catch (const std::exception& ex) {

@@ -63,7 +63,8 @@ CheckResult check_char_pieces(const Codec& c, std::string_view valid);
 CheckResult check_kernels(const Codec& c, bool decoding, ErrorMode mode, std::string_view in);
 // 11. A buffer of `small` bytes (taken modulo the full output's size + 1)
 // gives a prefix of the full result and is never written past; two fill
-// patterns give the same bytes.
+// patterns give the same bytes. Smaller than the full output: OutputFull;
+// as large (tried too): the full answer, an error included.
 CheckResult check_buffers(const Codec& c, bool decoding, ErrorMode mode, std::string_view in,
                           std::size_t small);
 // 6. Every field a C caller reads (counts, status, the error's kind,
