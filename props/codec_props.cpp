@@ -310,37 +310,40 @@ std::vector<Encoding> all_encodings() {
   return v;
 }
 
-// 15. Names at PostgreSQL's NAMEDATALEN limit: every alias padded with
-// characters the name rule drops (and its letters' case changed) to 60-68
-// bytes, names that hold an alias only within their first 63 bytes, and
-// names with a NUL near the limit resolve by PostgreSQL's rule through
-// every lookup path (harness/core check_name).
+// 15. Names at PostgreSQL's NAMEDATALEN limit: an alias (its letters' case
+// changed, separators put in) padded with characters the name rule drops
+// to every length from 60 to 68 bytes, the same names with letters past
+// byte 63 (an alias only if cut there), and with a NUL at byte 63-65
+// resolve by PostgreSQL's rule through every lookup path (harness/core
+// check_name).
 TEST(Names, AtTheLengthLimit) {
   EXPECT_TRUE(rc::check("names at the length limit", [] {
     const Alias& a = *rc::gen::elementOf(std::vector<Alias>(aliases().begin(), aliases().end()));
     const std::string fill = " -_.";
-    const std::size_t length = *rc::gen::inRange<std::size_t>(60, 69);
-    std::string name;
+    // The alias as a user might spell it: letters in either case, a
+    // separator here and there.
+    std::string spelled;
     for (char ch : a.name) {
-      name += *rc::gen::arbitrary<bool>() && ch >= 'a' && ch <= 'z' ? static_cast<char>(ch - 'a' + 'A') : ch;
-      while (name.size() + (a.name.size()) < length && *rc::gen::inRange(0, 4) == 0)
-        name += fill[*rc::gen::inRange<std::size_t>(0, fill.size())];
+      spelled += *rc::gen::arbitrary<bool>() && ch >= 'a' && ch <= 'z' ? static_cast<char>(ch - 'a' + 'A') : ch;
+      if (*rc::gen::inRange(0, 4) == 0) spelled += fill[*rc::gen::inRange<std::size_t>(0, fill.size())];
     }
-    while (name.size() < length)
-      name.insert(*rc::gen::inRange<std::size_t>(0, name.size() + 1), 1,
-                  fill[*rc::gen::inRange<std::size_t>(0, fill.size())]);
-    switch (*rc::gen::inRange(0, 3)) {
-      case 0:  // as is
-        break;
-      case 1:  // letters past byte 63: the alias only if cut there
-        if (name.size() > 63) name.replace(63, std::string::npos, name.size() - 63, 'x');
-        break;
-      default:  // a NUL near the limit, junk after it
-        name.insert(*rc::gen::inRange<std::size_t>(std::min<std::size_t>(60, name.size()), name.size() + 1),
-                    std::string("\0zz", 3));
+    const std::size_t at = *rc::gen::inRange<std::size_t>(0, spelled.size() + 1);  // where padding goes
+    const char pad = fill[*rc::gen::inRange<std::size_t>(0, fill.size())];
+    RC_LOG() << "alias " << a.name << " spelled " << harness::hex_bytes(spelled) << ", padded at " << at << "\n";
+    // Every length around the limit, each three ways.
+    for (std::size_t length = std::max<std::size_t>(60, spelled.size()); length <= 68; ++length) {
+      std::string name = spelled;
+      name.insert(at, length - spelled.size(), pad);
+      require(harness::check_name(name));
+      // Letters past byte 63: the alias only if the name were cut there.
+      std::string cut = name;
+      if (cut.size() > 63) cut.replace(63, std::string::npos, cut.size() - 63, 'x');
+      require(harness::check_name(cut));
+      // A NUL at byte 63 or later: what comes after it is not the name's.
+      std::string nul = name;
+      nul.insert(std::min<std::size_t>(nul.size(), 63 + length % 3), std::string("\0zz", 3));
+      require(harness::check_name(nul));
     }
-    RC_LOG() << "name " << harness::hex_bytes(name) << "\n";
-    require(harness::check_name(name));
   }));
 }
 

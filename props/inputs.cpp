@@ -45,6 +45,7 @@ rc::Gen<std::string> well_formed_bytes_in(Encoding e) {
       {3, one_of(p.chars, "a")},
       {1, one_of(p.chars_edges, "a")},
       {1, one_of(p.unmapped, "a")},
+      {1, one_of(p.past_ends, "a")},
       {2, one_of(p.ascii_trails, "a")},
   }));
 }
@@ -60,6 +61,7 @@ rc::Gen<std::string> bytes_in(Encoding e) {
       {2, one_of(p.chars_edges, "a")},
       {2, one_of(p.kernel_edges, "a")},
       {1, one_of(p.unmapped, "\x80")},
+      {1, one_of(p.past_ends, "\x80")},
       {1, one_of(p.ascii_trails, "\x80")},
       {1, one_of(p.grammar_edges, "\x80")},
       {1, rc::gen::map(rc::gen::inRange<int>(0x80, 0x100),
@@ -77,6 +79,7 @@ rc::Gen<std::string> utf8_for(Encoding e) {
       {2, one_of(p.text_edges, "a")},
       {2, one_of(p.kernel_text_edges, "a")},
       {1, one_of(p.overlongs, "\xC0\x80")},
+      {1, one_of(p.past_ends_text, "a")},
       {1, one_of(p.foreign, "a")},
       {1, rc::gen::elementOf(harness::malformed_utf8())},
       {1, one_of(p.utf8_edges, "\x80")},

@@ -301,6 +301,29 @@ Repertoire build(Encoding e) {
     p.chars_edges = spread(p.chars_edges);
     p.text_edges = spread(p.text_edges);
   }
+  if (t.kind != detail::TableKind::Identity) {
+    std::set<std::uint32_t> codes, cps;
+    auto around = [](std::set<std::uint32_t>& into, std::uint32_t first, std::uint32_t length) {
+      if (first) into.insert(first - 1);
+      into.insert(first + length);
+    };
+    for (const detail::Run& r : t.decode) around(codes, r.code, r.length);
+    for (const detail::LinearRun& r : t.decode_linear) {
+      if (r.linear) codes.insert(detail::gb18030_code(r.linear - 1));
+      codes.insert(detail::gb18030_code(r.linear + r.length));
+    }
+    for (const detail::Run& r : t.encode) around(cps, r.cp, r.length);
+    for (const detail::LinearRun& r : t.encode_linear) around(cps, r.cp, r.length);
+    for (std::uint32_t code : codes) {
+      const std::string s = code_bytes(code);
+      if (code >= 0x80 && single_char(e, s) && !m.decode_code(code)) p.past_ends.push_back(s);
+    }
+    for (std::uint32_t cp : cps)
+      if (cp >= 0x80 && cp <= 0x10FFFF && (cp < 0xD800 || cp > 0xDFFF) && !m.encode_code_point(cp))
+        p.past_ends_text.push_back(utf8(cp));
+    p.past_ends = spread(p.past_ends);
+    p.past_ends_text = spread(p.past_ends_text);
+  }
   // Well-formed characters without a mapping: single high bytes and
   // two-byte codes the model does not decode (only some encodings have them).
   for (std::uint32_t b = 0x80; b < 0x100 && p.unmapped.size() < 64; ++b) {
@@ -351,6 +374,7 @@ const std::vector<std::string>& edge_pieces(Encoding e, bool decoding) {
       }
     };
     if (decoding) {
+      some(p.past_ends, 16);
       with_cuts(p.chars, 24);
       with_cuts(p.kernel_edges, 64);
       some(p.grammar_edges, 64);
@@ -358,6 +382,7 @@ const std::vector<std::string>& edge_pieces(Encoding e, bool decoding) {
       some(p.unmapped, 8);
       for (const auto& s : p.scripts) some(s.chars, 2);
     } else {
+      some(p.past_ends_text, 16);
       with_cuts(p.text, 24);
       with_cuts(p.kernel_text_edges, 64);
       some(p.utf8_edges, 64);

@@ -93,6 +93,12 @@ struct Repertoire {
   std::vector<std::string> kernel_edges;
   std::vector<std::string> kernel_text_edges;
   std::vector<std::string> overlongs;
+  // Just outside each run of the tables: the well-formed codes one before
+  // its first and one past its last that have no mapping (as bytes), and
+  // the code points likewise (as UTF-8). A lookup that takes a run one too
+  // far shows here.
+  std::vector<std::string> past_ends;
+  std::vector<std::string> past_ends_text;
 };
 const Repertoire& repertoire(Encoding e);
 
