@@ -373,24 +373,15 @@ const std::vector<std::string>& edge_pieces(Encoding e, bool decoding) {
         for (std::size_t n = 1; n <= ch.size(); ++n) v.insert(ch.substr(0, n));
       }
     };
-    if (decoding) {
-      some(p.past_ends, 16);
-      with_cuts(p.chars, 24);
-      with_cuts(p.kernel_edges, 64);
-      some(p.grammar_edges, 64);
-      some(p.ascii_trails, 8);
-      some(p.unmapped, 8);
-      for (const auto& s : p.scripts) some(s.chars, 2);
-    } else {
-      some(p.past_ends_text, 16);
-      with_cuts(p.text, 24);
-      with_cuts(p.kernel_text_edges, 64);
-      some(p.utf8_edges, 64);
-      some(p.overlongs, 16);
-      some(p.foreign, 8);
-      some(malformed_utf8(), 64);
-      for (const auto& s : p.scripts) some(s.text, 2);
-    }
+    // Each kind in the direction's form: bytes in e, or UTF-8.
+    some(decoding ? p.past_ends : p.past_ends_text, 16);
+    with_cuts(decoding ? p.chars : p.text, 24);
+    with_cuts(decoding ? p.kernel_edges : p.kernel_text_edges, 64);
+    some(decoding ? p.grammar_edges : p.utf8_edges, 64);
+    some(decoding ? p.unmapped : p.foreign, 8);
+    some(decoding ? p.ascii_trails : p.overlongs, 16);
+    if (!decoding) some(malformed_utf8(), 64);
+    for (const auto& s : p.scripts) some(decoding ? s.chars : s.text, 2);
     v.insert(std::string(1, '\0'));
     all[i] = std::make_unique<std::vector<std::string>>(v.begin(), v.end());
   });
