@@ -200,11 +200,19 @@ void add_kernel_inputs(Encoding e, Repertoire& p) {
     for (std::uint32_t cp : all_code_points())
       if (cp >= 0x80 && (cp < 0x3000 || cp % 61 == 0 || cp % 0x1000 < 4 || cp % 0x1000 > 0xFFC)) add(cp, cp, true);
   } else {
-    for (const auto& [code, cp] : decoded_codes(t)) {
-      if (code < 0x80 || cp < 0x80) continue;
+    auto add_code = [&](std::uint32_t code, std::uint32_t cp) {
+      if (code < 0x80 || cp < 0x80) return;
       const auto back = m.encode_code_point(cp);
       add(code, cp, back && *back == code);
-    }
+    };
+    for (const detail::Run& r : t.decode)
+      for (std::uint32_t k = 0; k < r.length; ++k) add_code(r.code + k, r.cp + k);
+    // GB18030's four-byte ranges hold over a million codes: their ends and
+    // a sample are enough (every process of the property suites builds
+    // this; expanding them all cost seconds each, and more under ASan).
+    for (const detail::LinearRun& r : t.decode_linear)
+      for (std::uint32_t k = 0; k < r.length; ++k)
+        if (k < 4 || k + 4 >= r.length || k % 97 == 0) add_code(detail::gb18030_code(r.linear + k), r.cp + k);
     for (const auto& pr : t.decode_pairs) {  // two code points: the wide table's class
       const std::string bytes = code_bytes(pr.code);
       code_classes[static_cast<int>(bytes.size()) * 2 + 1][pr.code] = bytes;
