@@ -3,8 +3,9 @@
 // StreamDecoder with the chosen chunking equals one-shot decoding, the
 // table model gives the same outcome (output, error kind, offset, quoted
 // bytes, message), a too-small buffer gives a prefix of the full result
-// and is never written past, and the C API returns every field as the C++
-// API does (harness/core/checks.hpp).
+// and is never written past, the code-unit paths (decode_units) equal the
+// UTF-8 path, and the C API returns every field as the C++ API does
+// (harness/core/checks.hpp).
 #include "fuzz_case.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -17,6 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (auto r = harness::check_streaming(c, in, fc.mode, fc.chunks)) return r;
       if (auto r = harness::check_model(c, true, in)) return r;
       if (auto r = harness::check_buffers(c, true, fc.mode, in, fc.small)) return r;
+      if (auto r = harness::check_units(c, true, fc.mode, in, fc.small)) return r;
       return harness::check_c_api_fields(c, true, fc.mode, in, fc.chunks, fc.small);
     });
   });

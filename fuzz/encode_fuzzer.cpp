@@ -4,8 +4,9 @@
 // bytes, message, combined-character lookahead), chunks through
 // encode_partial equal one-shot encoding (holding back no more than
 // its rule allows), a too-small buffer gives a prefix of the full result
-// and is never written past, and the C API returns every field as the C++
-// API does.
+// and is never written past, the code-unit paths (decode_units /
+// encode_units) equal the UTF-8 path, and the C API returns every field as
+// the C++ API does.
 #include "fuzz_case.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -18,6 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (auto r = harness::check_streaming_encode(c, in, fc.mode, fc.chunks)) return r;
       if (auto r = harness::check_model(c, false, in)) return r;
       if (auto r = harness::check_buffers(c, false, fc.mode, in, fc.small)) return r;
+      if (auto r = harness::check_units(c, false, fc.mode, in, fc.small)) return r;
       return harness::check_c_api_fields(c, false, fc.mode, in, fc.chunks, fc.small);
     });
   });

@@ -209,6 +209,19 @@ TEST_P(Props, SmallBuffersGivePrefixes) {
   });
 }
 
+// 13. Code units: decode_units and encode_units in every form equal the
+// UTF-8 path, positions translated (harness/core/checks.hpp check_units),
+// under every kernel.
+TEST_P(Props, CodeUnitsEqualUtf8) {
+  const Codec& c = codec();
+  for_each_kernel("units", [&] {
+    const bool decoding = *rc::gen::arbitrary<bool>();
+    const ErrorMode mode = any_mode();
+    const std::string in = any_input(c, decoding);
+    require(harness::check_units(c, decoding, mode, in, *rc::gen::arbitrary<std::size_t>()));
+  });
+}
+
 // 11, continued: the C API with the null pointers and zero capacities
 // pgcodec.h allows (a NULL buffer with length 0) converts exactly as an
 // empty span does; the ones it forbids are PGCODEC_INVALID_ARGUMENT and

@@ -40,6 +40,11 @@ using pgcodec::Status;
 static_assert(PGCODEC_OK == static_cast<int>(Status::Ok));
 static_assert(PGCODEC_ERROR == static_cast<int>(Status::Error));
 static_assert(PGCODEC_OUTPUT_FULL == static_cast<int>(Status::OutputFull));
+static_assert(PGCODEC_WIDER == static_cast<int>(Status::Wider));
+static_assert(PGCODEC_LATIN1 == static_cast<int>(pgcodec::UnitForm::Latin1));
+static_assert(PGCODEC_UCS2 == static_cast<int>(pgcodec::UnitForm::Ucs2));
+static_assert(PGCODEC_UTF16 == static_cast<int>(pgcodec::UnitForm::Utf16));
+static_assert(PGCODEC_UTF32 == static_cast<int>(pgcodec::UnitForm::Utf32));
 static_assert(PGCODEC_INVALID_BYTE_SEQUENCE == static_cast<int>(ErrorKind::InvalidByteSequence));
 static_assert(PGCODEC_NO_EQUIVALENT == static_cast<int>(ErrorKind::NoEquivalent));
 static_assert(PGCODEC_STRICT == static_cast<int>(ErrorMode::Strict));
@@ -182,6 +187,42 @@ pgcodec_result pgcodec_decode_partial(const pgcodec_codec* codec, const char* in
 pgcodec_result pgcodec_encode(const pgcodec_codec* codec, const char* utf8, size_t in_len,
                               char* out, size_t out_cap, int mode) noexcept {
   return convert(&Codec::encode, codec, utf8, in_len, out, out_cap, mode);
+}
+
+namespace {
+std::optional<pgcodec::UnitForm> to_form(int form) noexcept {
+  if (form < PGCODEC_LATIN1 || form > PGCODEC_UTF32) return std::nullopt;
+  return static_cast<pgcodec::UnitForm>(form);
+}
+// A unit buffer is usable if it is empty, or non-NULL and aligned for its units.
+bool usable_units(const void* p, std::size_t n, pgcodec::UnitForm f) noexcept {
+  if (n == 0) return true;
+  const std::size_t align = f == pgcodec::UnitForm::Latin1 ? 1 : f == pgcodec::UnitForm::Utf32 ? 4 : 2;
+  return p != nullptr && reinterpret_cast<std::uintptr_t>(p) % align == 0;
+}
+}  // namespace
+
+pgcodec_result pgcodec_decode_units(const pgcodec_codec* codec, const char* in, size_t in_len,
+                                    void* out, size_t out_units, int form, unsigned long limit,
+                                    int mode, int final) noexcept {
+  const auto m = to_mode(mode);
+  const auto f = to_form(form);
+  if (!codec || !m || !f || !usable(in, in_len) || !usable_units(out, out_units, *f))
+    return invalid_argument();
+  const auto lim = static_cast<char32_t>(std::min<unsigned long>(limit, 0x10FFFF));
+  return to_c(to_cpp(codec)->decode_units(std::string_view(in, in_len), {out, out_units, *f, lim},
+                                          *m, final != 0));
+}
+
+pgcodec_result pgcodec_encode_units(const pgcodec_codec* codec, const void* in, size_t in_units,
+                                    int form, char* out, size_t out_cap, int mode,
+                                    int final) noexcept {
+  const auto m = to_mode(mode);
+  const auto f = to_form(form);
+  if (!codec || !m || !f || !usable_units(in, in_units, *f) || !usable(out, out_cap))
+    return invalid_argument();
+  return to_c(to_cpp(codec)->encode_units({in, in_units, *f}, std::span<char>(out, out_cap), *m,
+                                          final != 0));
 }
 
 int pgcodec_max_decoded_size(const pgcodec_codec* codec, size_t n, size_t* out) noexcept {

@@ -80,6 +80,20 @@ CheckResult check_c_api_fields(const Codec& c, bool decoding, ErrorMode mode, st
 // PGCODEC_INVALID_ARGUMENT and converts nothing.
 CheckResult check_c_api_edges(const Codec& c, bool decoding, ErrorMode mode, std::string_view in);
 
+// 13. The code-unit paths equal the UTF-8 path (harness/core/check_units.cpp).
+// Decoding: decode_units into UTF-16, UTF-32, UCS-2 and Latin-1, each with
+// its own limit and with U+007F, final and not: the same status, consumed,
+// error and code points, or Status::Wider right before the first code
+// point above the limit, after which UTF-32 finishes the text; a buffer of
+// `small` units (modulo the whole + 1) gives a prefix, OutputFull, and
+// continues from `consumed`; the C API's fields agree. Encoding: the
+// input's characters, each byte that is none as a lone surrogate, in every
+// form that holds them: encode_units equals encoding their generalized
+// UTF-8 (Strict) or the valid stretches with one '?' per lone surrogate
+// (Replace), positions in units; a small buffer gives a prefix and
+// continues; a first chunk with final == false and the rest equal one-shot;
+// the C API agrees.
+CheckResult check_units(const Codec& c, bool decoding, ErrorMode mode, std::string_view in, std::size_t small);
 // 12. A name resolves by PostgreSQL's rule (a C string, under NAMEDATALEN
 // bytes, letters and digits lowercased, then the aliases) through lookup,
 // find_codec, pgcodec_find and the by-name functions alike.

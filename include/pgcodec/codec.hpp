@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -23,6 +24,40 @@
 #include "pgcodec/result.hpp"
 
 namespace pgcodec {
+
+// Text as code units, for hosts whose strings are not UTF-8: UTF-16 (ICU,
+// Java, .NET, JavaScript), UTF-32, and the fixed-width forms of hosts that
+// store each code point in one unit of the narrowest width that holds the
+// string's widest (CPython's str: Latin-1, UCS-2 or UCS-4; V8's one-byte
+// strings). docs/semantics.md ("Code units") gives the rules.
+enum class UnitForm : std::uint8_t {
+  Latin1,  // 1 byte per unit, one code point U+0000..U+00FF each
+  Ucs2,    // 2 bytes per unit, one code point U+0000..U+FFFF each; a
+           // surrogate is a code point of its own, never half of a pair
+           // (CPython's 2-byte str)
+  Utf16,   // 2 bytes per unit, UTF-16: a code point above U+FFFF is a pair
+           // of surrogates
+  Utf32,   // 4 bytes per unit, one code point each (CPython's 4-byte str)
+};
+
+// Where decode_units writes: `capacity` units of `form` at `data`
+// (suitably aligned), storing no code point above `limit` (at least U+007F;
+// the form's own maximum by default). A decode that meets a character above
+// the limit stops before it with Status::Wider: the caller continues with
+// the rest in a wider form (CPython: ASCII -> Latin-1 -> UCS-2 -> UCS-4).
+struct UnitBuffer {
+  void* data = nullptr;
+  std::size_t capacity = 0;  // in units
+  UnitForm form = UnitForm::Utf16;
+  char32_t limit = 0x10FFFF;
+};
+
+// What encode_units reads: `length` units of `form` at `data`.
+struct UnitText {
+  const void* data = nullptr;
+  std::size_t length = 0;  // in units
+  UnitForm form = UnitForm::Utf16;
+};
 
 namespace detail {
 struct CodecRow;
@@ -60,6 +95,46 @@ class PGCODEC_API Codec {
   // follows), as decode_partial reports it.
   Result encode_partial(std::string_view utf8, std::span<char> out,
                         ErrorMode mode = ErrorMode::Strict) const noexcept;
+
+  // Bytes in encoding() -> code units (UnitForm), exactly the characters,
+  // errors and replacements of decode() / decode_partial() (final == false):
+  // the same Status, `consumed` and Error (offsets in input bytes), with
+  // `written` counted in units. Status::Wider (never from decode()) stops
+  // before a character whose code point is above out.limit.
+  // max_decoded_units(n) units always suffice. No allocation.
+  Result decode_units(std::string_view in, UnitBuffer out, ErrorMode mode = ErrorMode::Strict,
+                      bool final = true) const noexcept;
+  // Code units -> bytes in encoding(), exactly as encode() converts the
+  // text's UTF-8 (a lone surrogate or a unit above U+10FFFF counts as the
+  // invalid UTF-8 PostgreSQL would be sent for it: ED A0 80 for U+D800).
+  // `consumed` and Error::offset and Error::skip count units; Error::bytes
+  // quote the UTF-8, as PostgreSQL's message does. Replace mode writes one
+  // '?' per unit that is no character. With final == false (one chunk of a
+  // longer text) it holds back what encode_partial holds back.
+  // max_encoded_size(units * 4) bytes always suffice.
+  Result encode_units(UnitText in, std::span<char> out, ErrorMode mode = ErrorMode::Strict,
+                      bool final = true) const noexcept;
+  // The UTF-16 and UTF-32 forms by type.
+  Result decode_utf16(std::string_view in, std::span<char16_t> out,
+                      ErrorMode mode = ErrorMode::Strict) const noexcept {
+    return decode_units(in, {out.data(), out.size(), UnitForm::Utf16, 0x10FFFF}, mode);
+  }
+  Result decode_utf32(std::string_view in, std::span<char32_t> out,
+                      ErrorMode mode = ErrorMode::Strict) const noexcept {
+    return decode_units(in, {out.data(), out.size(), UnitForm::Utf32, 0x10FFFF}, mode);
+  }
+  Result encode_utf16(std::u16string_view in, std::span<char> out,
+                      ErrorMode mode = ErrorMode::Strict) const noexcept {
+    return encode_units({in.data(), in.size(), UnitForm::Utf16}, out, mode);
+  }
+  Result encode_utf32(std::u32string_view in, std::span<char> out,
+                      ErrorMode mode = ErrorMode::Strict) const noexcept {
+    return encode_units({in.data(), in.size(), UnitForm::Utf32}, out, mode);
+  }
+  // Units that always suffice for n input bytes, in any form and mode: every
+  // byte gives at most one code point, and a code point above U+FFFF (one
+  // UTF-16 pair) takes at least two bytes.
+  static constexpr std::size_t max_decoded_units(std::size_t n) noexcept { return n; }
 
   // Output sizes that always suffice for n input bytes, in any mode;
   // std::nullopt when that size does not fit in std::size_t.

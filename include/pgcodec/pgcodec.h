@@ -43,9 +43,19 @@ typedef enum pgcodec_status {
   PGCODEC_ERROR = 1,            /* stopped at the error in the result (strict mode) */
   PGCODEC_OUTPUT_FULL = 2,      /* the output buffer is full; `consumed` input was converted */
   /* 3 is unused (it once meant a codec not written yet; all 42 are). */
-  PGCODEC_INVALID_ARGUMENT = 4  /* NULL codec or stream, NULL buffer with a nonzero
-                                   length, or an unknown mode; nothing converted */
+  PGCODEC_INVALID_ARGUMENT = 4, /* NULL codec or stream, NULL buffer with a nonzero
+                                   length, or an unknown mode or form; nothing converted */
+  PGCODEC_WIDER = 5             /* pgcodec_decode_units: the next character's code point
+                                   is above the limit; continue in a wider form */
 } pgcodec_status;
+
+/* Forms of text as code units (pgcodec/codec.hpp UnitForm). */
+typedef enum pgcodec_unit_form {
+  PGCODEC_LATIN1 = 0, /* 1 byte per unit, U+0000..U+00FF */
+  PGCODEC_UCS2 = 1,   /* 2 bytes per unit, U+0000..U+FFFF, a surrogate is a code point */
+  PGCODEC_UTF16 = 2,  /* 2 bytes per unit, surrogate pairs above U+FFFF */
+  PGCODEC_UTF32 = 3   /* 4 bytes per unit */
+} pgcodec_unit_form;
 
 /* Error kinds (when status == PGCODEC_ERROR). */
 typedef enum pgcodec_error_kind {
@@ -112,6 +122,28 @@ PGCODEC_API pgcodec_result pgcodec_decode_partial(const pgcodec_codec *codec, co
 PGCODEC_API pgcodec_result pgcodec_encode(const pgcodec_codec *codec, const char *utf8,
                                           size_t in_len, char *out, size_t out_cap,
                                           int mode) PGCODEC_NOEXCEPT;
+
+/* Bytes in the codec's encoding -> code units of `form` (pgcodec_unit_form)
+ * into out[0, out_units) (suitably aligned), storing no code point above
+ * `limit` (clamped to U+007F..the form's maximum): a character above it
+ * stops the conversion with PGCODEC_WIDER. The same characters, errors and
+ * offsets (in input bytes) as pgcodec_decode (final != 0) or
+ * pgcodec_decode_partial (final == 0); `written` counts units. in_len units
+ * always suffice. */
+PGCODEC_API pgcodec_result pgcodec_decode_units(const pgcodec_codec *codec, const char *in,
+                                                size_t in_len, void *out, size_t out_units,
+                                                int form, unsigned long limit, int mode,
+                                                int final) PGCODEC_NOEXCEPT;
+/* Code units of `form` -> bytes in the codec's encoding, as pgcodec_encode
+ * converts the text's UTF-8; `consumed`, error_offset and error_skip count
+ * units, error_bytes quote the UTF-8. A lone surrogate is the invalid UTF-8
+ * PostgreSQL would receive for it (ED A0 80 for U+D800); replace mode writes
+ * one '?' for it. final == 0: a chunk of a longer text (what the next chunk
+ * could change is held back, as by the encoding stream). */
+PGCODEC_API pgcodec_result pgcodec_encode_units(const pgcodec_codec *codec, const void *in,
+                                                size_t in_units, int form, char *out,
+                                                size_t out_cap, int mode,
+                                                int final) PGCODEC_NOEXCEPT;
 
 /* Output sizes that always suffice for n input bytes, in either mode, into
  * *out. 0 on success; -1 if the size does not fit in size_t (or codec or out

@@ -51,11 +51,16 @@ enum class Status : std::uint8_t {
                // off by the end, left for the next chunk)
   Error,       // stopped at `error` (Strict mode)
   OutputFull,  // the output buffer is full; `consumed` input was converted
+  Wider = 5,   // decoding to code units (Codec::decode_units): the next
+               // character has a code point above the buffer's limit; the
+               // text so far is converted, the rest needs wider units
 };
 
 struct Result {
-  std::size_t consumed = 0;  // input bytes converted (up to the error, if any)
-  std::size_t written = 0;   // output bytes written
+  std::size_t consumed = 0;  // input bytes converted (up to the error, if any);
+                             // code units for Codec::encode_units
+  std::size_t written = 0;   // output bytes written; code units for
+                             // Codec::decode_units
   Status status = Status::Ok;
   Error error{};  // meaningful when status == Status::Error
   bool ok() const noexcept { return status == Status::Ok; }

@@ -71,6 +71,14 @@
 //   decode/WIN1252/western: 64 KiB 68.8-70.6 us vs 68.9-70.9 us; 100 B
 //   89-92 ns vs 91-97 ns, within the shared machine's noise).
 //
+// decode_units is the same decoder as decode, written once as a template
+// over its output (codecs/sinks.hpp): it returns what decode returns, with
+// `written` in units, and in addition Status::Wider, before a character
+// with a code point above out.limit (nothing of it written, consumed at its
+// start; calling again with the rest into a wider form continues exactly).
+// Encoding from units needs no family function: src/units.cpp transcodes
+// blocks of units to UTF-8 and calls encode.
+//
 // Sizes: decode_factor / encode_factor bound the output per input byte in
 // any mode, so out.size() >= factor * in.size() never gives OutputFull.
 #pragma once
@@ -100,6 +108,11 @@ struct CodecOps {
                    bool final, const kernels::Kernel& k) noexcept;
   Result (*encode)(const CodecRow& row, std::string_view utf8, std::span<char> out,
                    ErrorMode mode, const kernels::Kernel& k) noexcept;
+  // decode, into code units (Codec::decode_units): the same decoder, through
+  // a sink of out's form (codecs/sinks.hpp); out.limit is already clamped to
+  // the form (U+007F at least).
+  Result (*decode_units)(const CodecRow& row, std::string_view in, const UnitBuffer& out,
+                         ErrorMode mode, bool final, const kernels::Kernel& k) noexcept;
   std::size_t decode_factor;  // output bytes per input byte, at most, in any mode
   std::size_t encode_factor;
 };

@@ -16,6 +16,7 @@
 #include "codec_table.hpp"
 #include "codecs/ascii_copy.hpp"
 #include "codecs/codec_ops.hpp"
+#include "codecs/sinks.hpp"
 #include "rules/grammar.hpp"
 #include "rules/utf8.hpp"
 #include "tables/dense.hpp"
@@ -55,27 +56,41 @@ void finish(Result& r, std::size_t i, const Out& o) {
   r.written = o.w;
 }
 
-Result decode(const CodecRow& row, std::string_view in, std::span<char> out, ErrorMode mode,
-              bool final, const kernels::Kernel& k) noexcept {
+// One decoder for every output: UTF-8 (decode) and each code unit form
+// (decode_units), through the sink S (codecs/sinks.hpp).
+template <class S>
+Result decode_to(const CodecRow& row, std::string_view in, S sink, typename S::Unit* const ob,
+                 const std::size_t cap, ErrorMode mode, bool final, const kernels::Kernel& k) noexcept {
   const MultibyteDense& d = *row.tables.multibyte;
   const Encoding enc = row.encoding;
   const bool fast = k.table_shortcuts;
+  const char32_t limit = sink.limit();
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
   const std::size_t n = in.size();
-  Out o{out};
-  std::size_t i = 0;
+  std::size_t i = 0, w = 0;
   Result r;
+  // Stores the code points of one character (cp2 == 0: one), or says why
+  // not: Status::Wider or Status::OutputFull.
+  auto put = [&](std::uint32_t cp1, std::uint32_t cp2) -> bool {
+    if (cp1 > limit || cp2 > limit) {
+      r.status = Status::Wider;
+      return false;
+    }
+    if (cap - w < S::units(cp1) + (cp2 ? S::units(cp2) : 0)) {
+      r.status = Status::OutputFull;
+      return false;
+    }
+    w += S::store(ob + w, cp1);
+    if (cp2) w += S::store(ob + w, cp2);
+    return true;
+  };
   auto fail = [&](ErrorKind kind, std::size_t skip) -> bool {
     if (mode == ErrorMode::Strict) {
       r.status = Status::Error;
       r.error = make_error(kind, enc, Encoding::UTF8, in, i, skip);
       return true;
     }
-    if (!o.fits(kUtf8Replacement.size())) {
-      r.status = Status::OutputFull;
-      return true;
-    }
-    o.put(kUtf8Replacement.data(), kUtf8Replacement.size());
+    if (!put(0xFFFD, 0)) return true;
     i += skip;
     return false;
   };
@@ -83,34 +98,32 @@ Result decode(const CodecRow& row, std::string_view in, std::span<char> out, Err
     if (fast) {
       // The common case in a loop of its own, over locals only (a store
       // through char* may alias anything, so the tables' members and the
-      // variables the lambda above captures would be reloaded after every
+      // variables the lambdas above capture would be reloaded after every
       // store): ASCII, and two-byte codes with an entry, which by
       // construction of the tables are well-formed characters of exactly two
       // bytes (the generator records only sequences the structural rules
       // accept as one character), so they need no further checks. Anything
       // else goes to the general step below, one character, and back here.
       const TwoByteRows two{d.two, d.values};
-      char* const ob = o.buf.data();
-      const std::size_t cap = o.buf.size();
-      std::size_t fi = i, fw = o.w;
+      std::size_t fi = i, fw = w;
       while (fi < n) {
         const unsigned b = p[fi];
         if (b - 1u < 0x7Fu) {
-          if (!copy_ascii(k, p, n, fi, ob, cap, fw)) break;
+          if (!copy_ascii_units(k, p, n, fi, ob, cap, fw)) break;
           continue;
         }
         if (b == 0 || n - fi < 2) break;
         const std::uint16_t v = two(b, p[fi + 1]);
-        if (!v || (v >= kWideFirst && v < kWideEnd) || cap - fw < 4) break;
-        fw += write_utf8(ob + fw, v);  // SHIFT_JIS_2004's 81 5F and 81 B0 decode to ASCII
+        if (!v || (v >= kWideFirst && v < kWideEnd) || cap - fw < 4 || v > limit) break;
+        fw += S::store(ob + fw, v);  // SHIFT_JIS_2004's 81 5F and 81 B0 decode to ASCII
         fi += 2;
       }
       i = fi;
-      o.w = fw;
+      w = fw;
       if (i == n) break;
     }
     if (p[i] - 1u < 0x7Fu) {  // an ASCII run
-      if (o.ascii(k, p, n, i)) continue;
+      if (copy_ascii_units(k, p, n, i, ob, cap, w)) continue;
       r.status = Status::OutputFull;
       break;
     }
@@ -130,17 +143,24 @@ Result decode(const CodecRow& row, std::string_view in, std::span<char> out, Err
       if (fail(ErrorKind::NoEquivalent, len)) break;
       continue;
     }
-    const std::size_t need = utf8_encoded_length(cp1) + (cp2 ? utf8_encoded_length(cp2) : 0);
-    if (!o.fits(need)) {
-      r.status = Status::OutputFull;
-      break;
-    }
-    o.utf8(cp1);
-    if (cp2) o.utf8(cp2);
+    if (!put(cp1, cp2)) break;
     i += len;
   }
-  finish(r, i, o);
+  r.consumed = i;
+  r.written = w;
   return r;
+}
+
+Result decode(const CodecRow& row, std::string_view in, std::span<char> out, ErrorMode mode,
+              bool final, const kernels::Kernel& k) noexcept {
+  return decode_to(row, in, Utf8Sink{}, out.data(), out.size(), mode, final, k);
+}
+
+Result decode_units(const CodecRow& row, std::string_view in, const UnitBuffer& out, ErrorMode mode,
+                    bool final, const kernels::Kernel& k) noexcept {
+  return with_unit_sink(out, [&](auto sink, auto* ob, std::size_t cap) {
+    return decode_to(row, in, sink, ob, cap, mode, final, k);
+  });
 }
 
 Result encode(const CodecRow& row, std::string_view in, std::span<char> out, ErrorMode mode,
@@ -270,6 +290,6 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
 // A byte may decode to U+FFFD (3 bytes), a two-byte character to two code
 // points (6 bytes); a two-byte UTF-8 character may encode to four bytes
 // (GB18030).
-const CodecOps multibyte_ops = {&decode, &encode, 3, 2};
+const CodecOps multibyte_ops = {&decode, &encode, &decode_units, 3, 2};
 
 }  // namespace pgcodec::detail

@@ -6,6 +6,7 @@
 #include "codec_table.hpp"
 #include "codecs/ascii_copy.hpp"
 #include "codecs/codec_ops.hpp"
+#include "codecs/sinks.hpp"
 #include "rules/grammar.hpp"
 #include "rules/utf8.hpp"
 #include "tables/dense.hpp"
@@ -17,34 +18,42 @@ namespace {
 // Both loops keep everything they use in locals: a store through `char*`
 // may alias anything, so a table reached through a member would be reloaded
 // after every byte written.
-Result decode(const CodecRow& row, std::string_view in, std::span<char> out, ErrorMode mode,
-              bool, const kernels::Kernel& k) noexcept {
+//
+// One decoder for UTF-8 (decode) and code units (decode_units), through the
+// sink S (codecs/sinks.hpp). UTF-8 output copies each mapped byte's UTF-8
+// from the table and takes 64-byte blocks through the kernel; code units
+// read the code point off that UTF-8.
+template <class S>
+Result decode_to(const CodecRow& row, std::string_view in, S sink, typename S::Unit* const o,
+                 const std::size_t cap, ErrorMode mode, const kernels::Kernel& k) noexcept {
   const SingleByteDense& s = *row.tables.single_byte;
   const auto* dec = s.decode;
-  const kernels::SingleByteDecodeFn blocks = k.single_byte_decode;
+  const kernels::SingleByteDecodeFn blocks = S::kUtf8 ? k.single_byte_decode : nullptr;
+  const char32_t limit = sink.limit();
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
   const std::size_t n = in.size();
-  char* const o = out.data();
-  const std::size_t cap = out.size();
   std::size_t i = 0, w = 0, bytewise_until = 0;
   Result r;
   while (i < n) {
-    // 64 bytes at a time while the block kernel takes them; a block it
-    // hands back goes byte by byte below.
-    if (blocks && i >= bytewise_until && n - i >= 64 && cap - w >= 128) {
-      std::size_t made = 0;
-      i += blocks(*s.planes, p + i, n - i, o + w, cap - w, made);
-      w += made;
-      bytewise_until = i + 64;
-      continue;
+    if constexpr (S::kUtf8) {
+      // 64 bytes at a time while the block kernel takes them; a block it
+      // hands back goes byte by byte below.
+      if (blocks && i >= bytewise_until && n - i >= 64 && cap - w >= 128) {
+        std::size_t made = 0;
+        i += blocks(*s.planes, p + i, n - i, o + w, cap - w, made);
+        w += made;
+        bytewise_until = i + 64;
+        continue;
+      }
     }
     const unsigned b = p[i];
     if (b - 1u < 0x7Fu) {  // an ASCII run
-      if (!copy_ascii(k, p, n, i, o, cap, w)) break;  // output full
+      if (!copy_ascii_units(k, p, n, i, o, cap, w)) break;  // output full
       continue;
     }
     const auto& d = dec[(b - 0x80u) & 0x7Fu];
     const auto len = static_cast<std::size_t>(d[3]);
+    std::uint32_t cp = 0xFFFD;
     if (b == 0 || !len) {
       if (mode == ErrorMode::Strict) {
         r.status = Status::Error;
@@ -52,24 +61,44 @@ Result decode(const CodecRow& row, std::string_view in, std::span<char> out, Err
                              row.encoding, Encoding::UTF8, in, i, 1);
         break;
       }
-      if (cap - w < kUtf8Replacement.size()) break;
-      std::memcpy(o + w, kUtf8Replacement.data(), kUtf8Replacement.size());
-      w += kUtf8Replacement.size();
+    } else if constexpr (S::kUtf8) {
+      if (cap - w < len) break;
+      // Only the character's own bytes are stored (2 or 3: every mapped
+      // high byte is at least U+0080).
+      std::memcpy(o + w, d, 2);
+      if (len == 3) o[w + 2] = d[2];
+      w += len;
       ++i;
       continue;
+    } else {
+      const auto* u = reinterpret_cast<const unsigned char*>(d);
+      cp = len == 2 ? ((u[0] & 0x1Fu) << 6) | (u[1] & 0x3Fu)
+                    : ((u[0] & 0x0Fu) << 12) | ((u[1] & 0x3Fu) << 6) | (u[2] & 0x3Fu);
     }
-    if (cap - w < len) break;
-    // Only the character's own bytes are stored (2 or 3: every mapped high
-    // byte is at least U+0080).
-    std::memcpy(o + w, d, 2);
-    if (len == 3) o[w + 2] = d[2];
-    w += len;
+    if (cp > limit) {
+      r.status = Status::Wider;
+      break;
+    }
+    if (cap - w < S::units(cp)) break;
+    w += S::store(o + w, cp);
     ++i;
   }
-  if (i < n && r.status != Status::Error) r.status = Status::OutputFull;
+  if (i < n && r.status == Status::Ok) r.status = Status::OutputFull;
   r.consumed = i;
   r.written = w;
   return r;
+}
+
+Result decode(const CodecRow& row, std::string_view in, std::span<char> out, ErrorMode mode,
+              bool, const kernels::Kernel& k) noexcept {
+  return decode_to(row, in, Utf8Sink{}, out.data(), out.size(), mode, k);
+}
+
+Result decode_units(const CodecRow& row, std::string_view in, const UnitBuffer& out, ErrorMode mode,
+                    bool, const kernels::Kernel& k) noexcept {
+  return with_unit_sink(out, [&](auto sink, auto* o, std::size_t cap) {
+    return decode_to(row, in, sink, o, cap, mode, k);
+  });
 }
 
 Result encode(const CodecRow& row, std::string_view in, std::span<char> out, ErrorMode mode,
@@ -138,6 +167,6 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
 
 // Every byte decodes to at most three UTF-8 bytes (U+FFFD included); every
 // UTF-8 character encodes to at most one byte.
-const CodecOps single_byte_ops = {&decode, &encode, 3, 1};
+const CodecOps single_byte_ops = {&decode, &encode, &decode_units, 3, 1};
 
 }  // namespace pgcodec::detail

@@ -7,6 +7,7 @@
 #include "codec_table.hpp"
 #include "codecs/ascii_copy.hpp"
 #include "codecs/codec_ops.hpp"
+#include "codecs/sinks.hpp"
 #include "rules/utf8.hpp"
 #include "rules/grammar.hpp"
 
@@ -67,6 +68,57 @@ Result validate_copy(Encoding target, std::string_view in, std::span<char> out, 
   return r;
 }
 
+// Decoding into code units (decode_units): the same validation, character
+// by character, ASCII runs widened wholesale.
+template <class S>
+Result decode_to(std::string_view in, S sink, typename S::Unit* const o, const std::size_t cap,
+                 ErrorMode mode, bool final, const kernels::Kernel& k) noexcept {
+  const char32_t limit = sink.limit();
+  const auto* p = reinterpret_cast<const unsigned char*>(in.data());
+  const std::size_t n = in.size();
+  std::size_t i = 0, w = 0;
+  Result r;
+  while (i < n) {
+    if (p[i] - 1u < 0x7Fu) {  // an ASCII run
+      if (copy_ascii_units(k, p, n, i, o, cap, w)) continue;
+      r.status = Status::OutputFull;
+      break;
+    }
+    const int l = verify_char(Encoding::UTF8, p + i, n - i);
+    std::uint32_t cp = 0xFFFD;
+    if (l > 0) {
+      cp = utf8_decode_multibyte(p + i, static_cast<std::size_t>(l));
+    } else {
+      if (!final && cut_off_by_end(Encoding::UTF8, p + i, n - i)) break;  // carried over
+      if (mode == ErrorMode::Strict) {
+        r.status = Status::Error;
+        r.error = make_error(ErrorKind::InvalidByteSequence, Encoding::UTF8, Encoding::UTF8, in, i, 1);
+        break;
+      }
+    }
+    if (cp > limit) {
+      r.status = Status::Wider;
+      break;
+    }
+    if (cap - w < S::units(cp)) {
+      r.status = Status::OutputFull;
+      break;
+    }
+    w += S::store(o + w, cp);
+    i += l > 0 ? static_cast<std::size_t>(l) : 1;
+  }
+  r.consumed = i;
+  r.written = w;
+  return r;
+}
+
+Result decode_units(const CodecRow&, std::string_view in, const UnitBuffer& out, ErrorMode mode,
+                    bool final, const kernels::Kernel& k) noexcept {
+  return with_unit_sink(out, [&](auto sink, auto* o, std::size_t cap) {
+    return decode_to(in, sink, o, cap, mode, final, k);
+  });
+}
+
 Result decode(const CodecRow& row, std::string_view in, std::span<char> out, ErrorMode mode,
               bool final, const kernels::Kernel& k) noexcept {
   return validate_copy(row.encoding, in, out, mode, final, true, k);
@@ -80,6 +132,6 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
 }  // namespace
 
 // Decoding can turn each invalid byte into the three bytes of U+FFFD.
-const CodecOps utf8_ops = {&decode, &encode, 3, 1};
+const CodecOps utf8_ops = {&decode, &encode, &decode_units, 3, 1};
 
 }  // namespace pgcodec::detail
