@@ -333,7 +333,7 @@ CheckResult check_encode_units(const Codec& c, ErrorMode mode, std::string_view 
       if (joined) continue;
     }
     std::vector<std::uint32_t> aligned((data.size() + 3) / 4 + 1);
-    std::memcpy(aligned.data(), data.data(), data.size());
+    if (!data.empty()) std::memcpy(aligned.data(), data.data(), data.size());
     const UnitText text{aligned.data(), n, f};
     const std::string where = form_name(f);
     std::vector<char> out(*c.max_encoded_size(n * 4) + 1);

@@ -1,6 +1,7 @@
 // The table model (harness/core/model.cpp) on small tables written here,
 // independent of the generated ones.
 #include "core/model.hpp"
+#include "core/checks.hpp"
 
 #include <gtest/gtest.h>
 
@@ -55,6 +56,18 @@ TEST(Model, IdentityTablesPassValidUtf8) {
 TEST(Model, CommittedModelsAreBuiltOnce) {
   EXPECT_EQ(&model(Encoding::SJIS), &model(Encoding::SJIS));
   EXPECT_EQ(model_decode(*pgcodec::detail::mapping_table(Encoding::SJIS), "\x82\xa0").output, "\xe3\x81\x82");
+}
+
+// encode_fuzzer/5ff6a8b1293dacff: check_units copied an empty text with
+// memcpy from a null pointer (UBSan under the sanitize preset); an empty
+// input is checked like any other, in every form, both directions.
+TEST(Regression, CheckUnitsTakesAnEmptyInput) {
+  for (const Encoding e : {Encoding::UTF8, Encoding::SJIS, Encoding::LATIN1}) {
+    for (const bool decoding : {true, false}) {
+      const auto r = pgcodec::harness::check_units(pgcodec::codec(e), decoding, pgcodec::ErrorMode::Strict, "", 0);
+      EXPECT_FALSE(r) << *r;
+    }
+  }
 }
 
 }  // namespace
