@@ -8,9 +8,11 @@ PostgreSQL accepts (any spelling: Python lowercases codec names and may turn
     codecs.getincrementaldecoder("pgcodec-euc_jp")()
     io.TextIOWrapper(open(path, "rb"), encoding="pgcodec-euc_jp")
 
-The incremental codecs run on StreamDecoder / StreamEncoder, so text read
-through io.TextIOWrapper is exactly one decode of the whole file, however the
-reads split it. IncrementalDecoder.getstate() returns the bytes kept for the
+The incremental decoder runs on StreamDecoder, the incremental encoder on
+Codec._encode_partial, so text read or written through io.TextIOWrapper is
+exactly one conversion of the whole file, however the reads split it. Every
+errors= value works as in Python's own codecs: 'strict', 'replace', and any
+error handler ('ignore', 'surrogateescape', 'backslashreplace', ...). IncrementalDecoder.getstate() returns the bytes kept for the
 next chunk, which is the decoder's whole state, so TextIOWrapper.tell() and
 seek() are exact. (Error offsets count from the last reset or setstate().)
 """
@@ -20,7 +22,7 @@ from __future__ import annotations
 import codecs
 import threading
 
-from ._pgcodec import Codec, StreamDecoder, StreamEncoder, lookup
+from ._pgcodec import Codec, StreamDecoder, lookup
 
 __all__ = ["register", "codec_info", "PREFIX"]
 
@@ -68,24 +70,28 @@ def codec_info(codec: Codec) -> codecs.CodecInfo:
             self._stream.feed(state[0])
 
     class IncrementalEncoder(codecs.IncrementalEncoder):
-        """Encodes in chunks through a pgcodec.StreamEncoder."""
+        """Encodes in chunks: each chunk after the text the previous one left
+        (a character a combined pair could still take, in EUC_JIS_2004 and
+        SHIFT_JIS_2004), through Codec._encode_partial; any errors= value."""
 
         def __init__(self, errors: str = "strict") -> None:
             super().__init__(errors)
-            self._stream = StreamEncoder(codec, errors)
+            self._pending = ""
 
         def encode(self, input: str, final: bool = False) -> bytes:
-            data = self._stream.feed(input)
+            text = self._pending + input if self._pending else input
             if final:
-                data += self._stream.finish()
-                self._stream = StreamEncoder(codec, self.errors)
+                self._pending = ""
+                return codec.encode(text, self.errors)
+            data, consumed = codec._encode_partial(text, self.errors)
+            self._pending = text[consumed:]
             return data
 
         def reset(self) -> None:
-            self._stream = StreamEncoder(codec, self.errors)
+            self._pending = ""
 
         def getstate(self) -> int:
-            if self._stream.pending:
+            if self._pending:
                 # Held-back text (EUC_JIS_2004 / SHIFT_JIS_2004 pairs) is not an int.
                 raise ValueError("pgcodec: the encoder holds back text that may combine with the next "
                                  "character; its state cannot be saved")

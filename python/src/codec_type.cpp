@@ -17,81 +17,14 @@ PyObject* cache[encoding_count] = {};
 
 CodecObject* as_codec(PyObject* self) { return reinterpret_cast<CodecObject*>(self); }
 
-// The single-byte table: each byte decoded alone by the library, kept where
-// it is one code point.
-void fill_table(CodecObject* c) {
-  c->single_byte = info(c->codec->encoding()).max_char_length == 1;
-  c->identity = c->single_byte;
-  for (unsigned b = 0; b < 256; ++b) {
-    c->table[b] = kNoDirect;
-    if (!c->single_byte) continue;
-    const char in = static_cast<char>(b);
-    char out[16];
-    const Result r = c->codec->decode(std::string_view(&in, 1), out, ErrorMode::Strict);
-    if (r.ok() && r.written > 0 && count_code_points(out, r.written) == 1) {
-      const auto* u = reinterpret_cast<const unsigned char*>(out);
-      Py_UCS4 cp;
-      if (r.written == 1) cp = u[0];
-      else if (r.written == 2) cp = ((u[0] & 0x1Fu) << 6) | (u[1] & 0x3Fu);
-      else if (r.written == 3) cp = ((u[0] & 0x0Fu) << 12) | ((u[1] & 0x3Fu) << 6) | (u[2] & 0x3Fu);
-      else cp = ((u[0] & 0x07u) << 18) | ((u[1] & 0x3Fu) << 12) | ((u[2] & 0x3Fu) << 6) | (u[3] & 0x3Fu);
-      c->table[b] = cp;
-    }
-    if (b != 0 && c->table[b] != b) c->identity = false;
-  }
-  if (c->table[0] != kNoDirect) c->identity = false;
+// Whether bytes 01..7F are themselves in this encoding, both ways (the
+// library's answer, once per codec object).
+void probe_ascii(CodecObject* c) {
   char ascii[127], out[127 * 4];
   for (int b = 1; b < 128; ++b) ascii[b - 1] = static_cast<char>(b);
   const std::string_view a(ascii, sizeof ascii);
-  const Result d = c->codec->decode(a, out, ErrorMode::Strict);
-  c->ascii_decodes_to_itself = d.ok() && std::string_view(out, d.written) == a;
   const Result e = c->codec->encode(a, out, ErrorMode::Strict);
   c->ascii_encodes_to_itself = e.ok() && std::string_view(out, e.written) == a;
-  for (unsigned u = 0; u < 256; ++u) {
-    c->latin1_to_byte[u] = kNoByte;
-    if (!c->single_byte) continue;
-    const char two[2] = {static_cast<char>(0xC0 | (u >> 6)), static_cast<char>(0x80 | (u & 0x3F))};
-    const char one = static_cast<char>(u);
-    const std::string_view utf8 = u < 0x80 ? std::string_view(&one, 1) : std::string_view(two, 2);
-    const Result r = c->codec->encode(utf8, out, ErrorMode::Strict);
-    if (r.ok() && r.written == 1) c->latin1_to_byte[u] = static_cast<unsigned char>(out[0]);
-    // `identity` (decoding) is kept only where encoding is the identity too.
-    if (u != 0 && c->latin1_to_byte[u] != u) c->identity = false;
-  }
-}
-
-// A UCS1 str into a single-byte encoding through latin1_to_byte; nullptr
-// without an exception when some character has no entry (the library's
-// path then reports it).
-PyObject* encode_ucs1(const CodecObject* c, PyObject* str) {
-  const auto* p = static_cast<const Py_UCS1*>(PyUnicode_DATA(str));
-  const Py_ssize_t n = PyUnicode_GET_LENGTH(str);
-  if (c->identity) {  // LATIN1: the str's characters are the bytes, NUL aside
-    if (std::memchr(p, 0, static_cast<std::size_t>(n))) return nullptr;
-    return PyBytes_FromStringAndSize(reinterpret_cast<const char*>(p), n);
-  }
-  PyObject* bytes = PyBytes_FromStringAndSize(nullptr, n);
-  if (!bytes) return nullptr;
-  char* out = PyBytes_AS_STRING(bytes);
-  std::uint16_t missing = 0;  // kNoByte's high bits, if any character has no byte
-  for (Py_ssize_t i = 0; i < n; ++i) {
-    const std::uint16_t b = c->latin1_to_byte[p[i]];
-    missing = static_cast<std::uint16_t>(missing | b);
-    out[i] = static_cast<char>(b);
-  }
-  if (missing & 0xFF00) {
-    Py_DECREF(bytes);
-    return nullptr;
-  }
-  return bytes;
-}
-
-// ASCII without NUL, copied into a compact ASCII str (or bytes); nullptr
-// without an exception when `in` is not that.
-PyObject* ascii_str(std::string_view in) {
-  const auto* p = reinterpret_cast<const unsigned char*>(in.data());
-  if (!all_ascii(p, in.size()) || std::memchr(p, 0, in.size())) return nullptr;
-  return ascii_copy(p, in.size());
 }
 
 void raise_decode(const CodecObject* c, const Error& e, PyObject* data, std::size_t n) {
@@ -100,68 +33,60 @@ void raise_decode(const CodecObject* c, const Error& e, PyObject* data, std::siz
   raise_decode_error(e, c->codec->encoding(), data, start, end);
 }
 
-// How the str is built from the library's UTF-8: the module's choice, or
-// (for bench/python/str_paths.py) always PyUnicode_DecodeUTF8, or always
-// filled by the module.
-enum class Build { Default, ViaUtf8, Filled };
-
-// The library's decode into scratch space, then the str.
-PyObject* decode_general(const CodecObject* self, PyObject* data, std::string_view in, ErrorMode mode,
-                         Build build) {
-  const auto max = self->codec->max_decoded_size(in.size());
-  if (!max) return PyErr_NoMemory();
-  Scratch scratch;
-  char* out = scratch.get(*max);
-  if (!out) return nullptr;
+// decode(data, errors) and _decode_partial: the library's one pass into the
+// str; an error goes to the handler, if errors names one, from where it is.
+PyObject* decode_text(const CodecObject* self, PyObject* data, std::string_view in, const Errors& errors,
+                      bool final, std::size_t* consumed) {
   Result r;
-  if (in.size() >= kReleaseGil) {
-    Py_BEGIN_ALLOW_THREADS
-    r = self->codec->decode(in, std::span<char>(out, *max), mode);
-    Py_END_ALLOW_THREADS
-  } else {
-    r = self->codec->decode(in, std::span<char>(out, *max), mode);
+  PyObject* s = decode_str(*self->codec, in, errors.mode, final, r);
+  if (!s) return nullptr;
+  if (r.status != Status::Error) {
+    if (consumed) *consumed = r.consumed;
+    return s;
   }
-  if (r.status == Status::Error) {
+  if (!errors.handler_name) {
+    Py_DECREF(s);
     raise_decode(self, r.error, data, in.size());
     return nullptr;
   }
-  if (build == Build::ViaUtf8) return PyUnicode_DecodeUTF8(out, static_cast<Py_ssize_t>(r.written), "strict");
-  if (build == Build::Filled) return str_from_utf8_filled(out, r.written);
-  return str_from_utf8(out, r.written);
+  return decode_with_handler(*self->codec, data, in, errors.handler_name, final, r.consumed, s, consumed);
 }
 
 PyObject* decode_impl(PyObject* self_obj, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
-                      const char* func, Build build) {
+                      const char* func) {
   static const char* const names[] = {"data", "errors"};
   PyObject* a[2];
   if (!parse_args(func, args, nargs, kwnames, names, 1, a)) return nullptr;
+  Errors errors;
+  if (!parse_errors(a[1], &errors)) return nullptr;
+  Buffer buf;
+  if (!buf.get_fast(a[0])) return nullptr;
+  return decode_text(as_codec(self_obj), a[0], buf.view(), errors, true, nullptr);
+}
+
+PyObject* codec_decode(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return decode_impl(self, args, nargs, kwnames, "decode");
+}
+
+// The library's UTF-8 output as bytes: what decode() must equal once
+// decoded as UTF-8 (the tests compare the two paths).
+PyObject* codec_decode_to_utf8(PyObject* self_obj, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const char* const names[] = {"data", "errors"};
+  PyObject* a[2];
+  if (!parse_args("_decode_to_utf8", args, nargs, kwnames, names, 1, a)) return nullptr;
   ErrorMode mode;
   if (!parse_errors(a[1], &mode)) return nullptr;
   Buffer buf;
   if (!buf.get_fast(a[0])) return nullptr;
   const std::string_view in = buf.view();
   const CodecObject* self = as_codec(self_obj);
-  if (self->ascii_decodes_to_itself && build == Build::Default) {
-    PyObject* s = ascii_str(in);
-    if (s || PyErr_Occurred()) return s;
+  std::string out(*self->codec->max_decoded_size(in.size()), '\0');
+  const Result r = self->codec->decode(in, std::span<char>(out.data(), out.size()), mode);
+  if (r.status == Status::Error) {
+    raise_decode(self, r.error, a[0], in.size());
+    return nullptr;
   }
-  if (self->single_byte && build == Build::Default) {
-    PyObject* s = str_from_single_byte(self, reinterpret_cast<const unsigned char*>(in.data()), in.size());
-    if (s || PyErr_Occurred()) return s;
-  }
-  return decode_general(self, a[0], in, mode, build);
-}
-
-PyObject* codec_decode(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return decode_impl(self, args, nargs, kwnames, "decode", Build::Default);
-}
-
-PyObject* codec_decode_via_utf8(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return decode_impl(self, args, nargs, kwnames, "_decode_via_utf8", Build::ViaUtf8);
-}
-
-PyObject* codec_decode_filled(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return decode_impl(self, args, nargs, kwnames, "_decode_filled", Build::Filled);
+  return PyBytes_FromStringAndSize(out.data(), static_cast<Py_ssize_t>(r.written));
 }
 
 // Python's codecs interface (codecs.CodecInfo.decode / .encode): the result
@@ -187,7 +112,7 @@ PyObject* codec_codecs_decode(PyObject* self, PyObject* const* args, Py_ssize_t 
     PyErr_SetString(PyExc_TypeError, "_codecs_decode() takes the input as its first positional argument");
     return nullptr;
   }
-  PyObject* s = decode_impl(self, args, nargs, kwnames, "_codecs_decode", Build::Default);
+  PyObject* s = decode_impl(self, args, nargs, kwnames, "_codecs_decode");
   if (!s) return nullptr;
   // decode() succeeded, so the input is bytes-like and was decoded whole.
   if (PyBytes_CheckExact(args[0])) return pair(s, PyBytes_GET_SIZE(args[0]));
@@ -216,77 +141,108 @@ PyObject* codec_decode_partial(PyObject* self_obj, PyObject* const* args, Py_ssi
   static const char* const names[] = {"data", "errors"};
   PyObject* a[2];
   if (!parse_args("_decode_partial", args, nargs, kwnames, names, 1, a)) return nullptr;
-  ErrorMode mode;
-  if (!parse_errors(a[1], &mode)) return nullptr;
+  Errors errors;
+  if (!parse_errors(a[1], &errors)) return nullptr;
   Buffer buf;
   if (!buf.get(a[0])) return nullptr;
-  const std::string_view in = buf.view();
-  const CodecObject* self = as_codec(self_obj);
-  const auto max = self->codec->max_decoded_size(in.size());
-  if (!max) return PyErr_NoMemory();
-  Scratch scratch;
-  char* out = scratch.get(*max);
-  if (!out) return nullptr;
-  const Result r = self->codec->decode_partial(in, std::span<char>(out, *max), mode);
-  if (r.status == Status::Error) {
-    raise_decode(self, r.error, a[0], in.size());
-    return nullptr;
-  }
-  PyObject* s = str_from_utf8(out, r.written);
+  std::size_t consumed = 0;
+  PyObject* s = decode_text(as_codec(self_obj), a[0], buf.view(), errors, false, &consumed);
   if (!s) return nullptr;
-  return Py_BuildValue("(Nn)", s, static_cast<Py_ssize_t>(r.consumed));
+  return Py_BuildValue("(Nn)", s, static_cast<Py_ssize_t>(consumed));
 }
 
 PyObject* codec_encode(PyObject* self_obj, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   static const char* const names[] = {"text", "errors"};
   PyObject* a[2];
   if (!parse_args("encode", args, nargs, kwnames, names, 1, a)) return nullptr;
-  ErrorMode mode;
-  if (!parse_errors(a[1], &mode)) return nullptr;
+  Errors errors;
+  if (!parse_errors(a[1], &errors)) return nullptr;
+  PyObject* str = a[0];
+  if (!PyUnicode_Check(str)) {
+    PyErr_Format(PyExc_TypeError, "expected str, not %.100s", Py_TYPE(str)->tp_name);
+    return nullptr;
+  }
   const CodecObject* self = as_codec(self_obj);
-  if (self->ascii_encodes_to_itself && PyUnicode_Check(a[0]) && PyUnicode_IS_ASCII(a[0])) {
-    // An ASCII str is its own UTF-8 and, without NUL, its own encoding.
-    const auto* p = static_cast<const char*>(PyUnicode_DATA(a[0]));
-    const auto n = static_cast<std::size_t>(PyUnicode_GET_LENGTH(a[0]));
+  if (self->ascii_encodes_to_itself && PyUnicode_IS_ASCII(str)) {
+    // An ASCII str is, without NUL, its own encoding.
+    const auto* p = static_cast<const char*>(PyUnicode_DATA(str));
+    const auto n = static_cast<std::size_t>(PyUnicode_GET_LENGTH(str));
     if (!std::memchr(p, 0, n)) return PyBytes_FromStringAndSize(p, static_cast<Py_ssize_t>(n));
   }
-  if (self->single_byte && PyUnicode_Check(a[0]) && PyUnicode_KIND(a[0]) == PyUnicode_1BYTE_KIND) {
-    PyObject* b = encode_ucs1(self, a[0]);
-    if (b || PyErr_Occurred()) return b;
-  }
-  Utf8Text text;
-  if (!text.get(a[0])) return nullptr;
-  const std::string_view in = text.view();
-  const auto max = self->codec->max_encoded_size(in.size());
-  if (!max || *max > static_cast<std::size_t>(PY_SSIZE_T_MAX)) return PyErr_NoMemory();
+  // The library reads the str's own characters (Latin-1, UCS-2 or UCS-4).
+  const UnitText text = units_of(str);
+  const std::size_t max = encode_bound(*self->codec, text);
+  if (max > static_cast<std::size_t>(PY_SSIZE_T_MAX)) return PyErr_NoMemory();
   // Small output: the stack, then one copy into the bytes object. Large:
   // straight into a bytes object of the maximum size, shrunk afterwards.
   char stack[Scratch::kStack];
   PyObject* bytes = nullptr;
   char* out = stack;
-  if (*max > sizeof stack) {
-    bytes = PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(*max));
+  if (max > sizeof stack) {
+    bytes = PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(max));
     if (!bytes) return nullptr;
     out = PyBytes_AS_STRING(bytes);
   }
-  Result r;
-  if (in.size() >= kReleaseGil) {
-    Py_BEGIN_ALLOW_THREADS
-    r = self->codec->encode(in, std::span<char>(out, *max), mode);
-    Py_END_ALLOW_THREADS
-  } else {
-    r = self->codec->encode(in, std::span<char>(out, *max), mode);
+  const Result r = encode_into(*self->codec, text, out, max, errors.mode);
+  if (r.status == Status::OutputFull) {
+    Py_XDECREF(bytes);
+    return nullptr;
   }
   if (r.status == Status::Error) {
+    if (errors.handler_name) {
+      std::string done(out, r.written);
+      Py_XDECREF(bytes);
+      return encode_with_handler(*self->codec, str, errors.handler_name, r.consumed, std::move(done));
+    }
     Py_XDECREF(bytes);
-    const Py_ssize_t start = text.index(a[0], r.error.offset);
-    const std::size_t stop = std::min(in.size(), r.error.offset + std::max<std::size_t>(r.error.length, 1));
-    raise_encode_error(r.error, self->codec->encoding(), a[0], start, std::max(start + 1, text.index(a[0], stop)));
+    const auto start = static_cast<Py_ssize_t>(r.error.offset);
+    raise_encode_error_at(r.error, self->codec->encoding(), str, start,
+                          start + std::max<Py_ssize_t>(r.error.skip, 1), utf8_offset(text, r.error.offset));
     return nullptr;
   }
   if (!bytes) return PyBytes_FromStringAndSize(out, static_cast<Py_ssize_t>(r.written));
   if (_PyBytes_Resize(&bytes, static_cast<Py_ssize_t>(r.written)) < 0) return nullptr;
   return bytes;
+}
+
+// _encode_partial(text, errors): one chunk of a longer text; returns
+// (bytes, characters consumed): what the next chunk could still change
+// (EUC_JIS_2004 / SHIFT_JIS_2004's pairs) is left, for the incremental
+// encoder to pass again with the next chunk.
+PyObject* codec_encode_partial(PyObject* self_obj, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const char* const names[] = {"text", "errors"};
+  PyObject* a[2];
+  if (!parse_args("_encode_partial", args, nargs, kwnames, names, 1, a)) return nullptr;
+  Errors errors;
+  if (!parse_errors(a[1], &errors)) return nullptr;
+  PyObject* str = a[0];
+  if (!PyUnicode_Check(str)) {
+    PyErr_Format(PyExc_TypeError, "expected str, not %.100s", Py_TYPE(str)->tp_name);
+    return nullptr;
+  }
+  const CodecObject* self = as_codec(self_obj);
+  const UnitText text = units_of(str);
+  const std::size_t max = encode_bound(*self->codec, text);
+  if (max > static_cast<std::size_t>(PY_SSIZE_T_MAX)) return PyErr_NoMemory();
+  std::string out(max, '\0');
+  const Result r = encode_into(*self->codec, text, out.data(), out.size(), errors.mode, false);
+  if (r.status == Status::OutputFull) return nullptr;
+  PyObject* bytes = nullptr;
+  std::size_t consumed = r.consumed;
+  if (r.status == Status::Error) {
+    if (!errors.handler_name) {
+      const auto start = static_cast<Py_ssize_t>(r.error.offset);
+      raise_encode_error_at(r.error, self->codec->encoding(), str, start,
+                            start + std::max<Py_ssize_t>(r.error.skip, 1), utf8_offset(text, r.error.offset));
+      return nullptr;
+    }
+    bytes = encode_with_handler(*self->codec, str, errors.handler_name, r.consumed, out.substr(0, r.written),
+                                false, &consumed);
+  } else {
+    bytes = PyBytes_FromStringAndSize(out.data(), static_cast<Py_ssize_t>(r.written));
+  }
+  if (!bytes) return nullptr;
+  return Py_BuildValue("(Nn)", bytes, static_cast<Py_ssize_t>(consumed));
 }
 
 PyObject* codec_char_length(PyObject* self_obj, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
@@ -346,7 +302,11 @@ PyMethodDef codec_methods[] = {
      "data: any contiguous bytes-like object (bytes, bytearray, memoryview).\n"
      "errors: 'strict' raises pgcodec.DecodeError (a UnicodeDecodeError) at the first\n"
      "error, with PostgreSQL's SQLSTATE, byte offset and message; 'replace' decodes\n"
-     "each error to U+FFFD and never fails. Any other value is a ValueError."},
+     "each error to U+FFFD and never fails; any other name is an error handler of\n"
+     "Python's codecs ('ignore', 'surrogateescape', 'backslashreplace', or one\n"
+     "registered with codecs.register_error), called with a DecodeError whose\n"
+     "start..end is the span PostgreSQL's conversion skips: one byte of an invalid\n"
+     "sequence, the whole character that has no equivalent."},
     {"encode", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(codec_encode)),
      METH_FASTCALL | METH_KEYWORDS,
      "encode($self, text, /, errors='strict')\n--\n\n"
@@ -354,28 +314,33 @@ PyMethodDef codec_methods[] = {
      "errors: 'strict' raises pgcodec.EncodeError (a UnicodeEncodeError) at the first\n"
      "character the encoding lacks, and for text PostgreSQL would reject as invalid\n"
      "UTF-8 (a lone surrogate, NUL); start/end are the character's str indexes, offset\n"
-     "its byte offset in the UTF-8 form. 'replace' writes '?' for each error."},
+     "its byte offset in the UTF-8 form. 'replace' writes '?' for each error; any\n"
+     "other name is an error handler of Python's codecs ('ignore', 'surrogateescape',\n"
+     "'backslashreplace', 'xmlcharrefreplace', 'namereplace', or one registered with\n"
+     "codecs.register_error), called with that EncodeError."},
     {"char_length", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(codec_char_length)),
      METH_FASTCALL | METH_KEYWORDS,
      "char_length($self, data, /, offset=0)\n--\n\n"
      "PostgreSQL's mblen: the byte length of the character starting at data[offset], as\n"
      "its lead byte says, capped at the bytes left; 0 when offset is at or past the end.\n"
      "Use it to step over characters in encodings whose trail bytes look like ASCII."},
-    {"_decode_via_utf8", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(codec_decode_via_utf8)),
+    {"_decode_to_utf8", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(codec_decode_to_utf8)),
      METH_FASTCALL | METH_KEYWORDS,
-     "_decode_via_utf8($self, data, /, errors='strict')\n--\n\n"
-     "As decode(), but the str is made by PyUnicode_DecodeUTF8 from the library's\n"
-     "UTF-8 (what the limited API would allow); for measurements only."},
-    {"_decode_filled", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(codec_decode_filled)),
-     METH_FASTCALL | METH_KEYWORDS,
-     "_decode_filled($self, data, /, errors='strict')\n--\n\n"
-     "As decode(), but the str is always filled by the module from the library's\n"
-     "UTF-8 (any length, no ASCII or single-byte shortcut); for measurements only."},
+     "_decode_to_utf8($self, data, /, errors='strict')\n--\n\n"
+     "The library's UTF-8 decode of data, as bytes: decode(data) equals it decoded\n"
+     "as UTF-8. For tests and measurements; errors: 'strict' or 'replace'."},
     {"_decode_partial", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(codec_decode_partial)),
      METH_FASTCALL | METH_KEYWORDS,
      "_decode_partial($self, data, /, errors='strict')\n--\n\n"
      "Decode data, stopping before a character cut off by its end: returns\n"
-     "(text, bytes consumed). Used by the codecs StreamReader."},
+     "(text, bytes consumed). Used by the codecs StreamReader. errors: as decode()."},
+    {"_encode_partial", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(codec_encode_partial)),
+     METH_FASTCALL | METH_KEYWORDS,
+     "_encode_partial($self, text, /, errors='strict')\n--\n\n"
+     "Encode one chunk of a longer text: returns (bytes, characters consumed); the\n"
+     "characters not consumed (a pair the next chunk could complete, in EUC_JIS_2004 and\n"
+     "SHIFT_JIS_2004) go again at the start of the next chunk. Used by the incremental\n"
+     "encoder of pgcodec.register()."},
     {"_codecs_decode", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(codec_codecs_decode)),
      METH_FASTCALL | METH_KEYWORDS,
      "_codecs_decode($self, input, errors='strict', /)\n--\n\n"
@@ -440,7 +405,9 @@ bool Utf8Text::get(PyObject* str) {
 Py_ssize_t Utf8Text::index(PyObject* str, std::size_t at) const {
   at = std::min(at, view_.size());
   if (PyUnicode_IS_ASCII(str)) return static_cast<Py_ssize_t>(at);
-  return count_code_points(view_.data(), at);
+  Py_ssize_t count = 0;
+  for (std::size_t i = 0; i < at; ++i) count += (static_cast<unsigned char>(view_[i]) & 0xC0) != 0x80;
+  return count;
 }
 
 PyObject* codec_for(Encoding e) {
@@ -456,7 +423,7 @@ PyObject* codec_for(Encoding e) {
       Py_DECREF(obj);
       return nullptr;
     }
-    fill_table(c);
+    probe_ascii(c);
     slot = obj;  // the cache keeps this reference for the life of the interpreter
   }
   Py_INCREF(slot);

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "pgcodec/codec.hpp"
@@ -23,23 +24,12 @@ struct CodecObject {
   PyObject_HEAD
   const Codec* codec;
   PyObject* name;  // str, the canonical name
-  // Single-byte encodings decode through this table, made once from the
-  // library's own answers for each byte: the code point, or kNoDirect where
-  // the byte is an error (NUL, unassigned) and the library must say so.
-  bool single_byte;
-  bool identity;  // LATIN1-like: every byte but NUL decodes to itself
-  Py_UCS4 table[256];
-  // Text of bytes 01..7F alone is itself both ways (the library says so at
-  // construction: true of every PostgreSQL encoding, whose lead bytes are
-  // all >= 0x80), so ASCII input without NUL is copied, with no library call.
-  bool ascii_decodes_to_itself;
+  // Text of bytes 01..7F alone is itself in this encoding (the library says
+  // so at construction: true of every PostgreSQL encoding, whose lead bytes
+  // are all >= 0x80): an ASCII str without NUL encodes to its own bytes,
+  // with no library call.
   bool ascii_encodes_to_itself;
-  // Single-byte encodings: the byte the library encodes U+0000..U+00FF to,
-  // or kNoByte; a str of kind UCS1 is encoded through it.
-  std::uint16_t latin1_to_byte[256];
 };
-inline constexpr std::uint16_t kNoByte = 0xFFFF;
-inline constexpr Py_UCS4 kNoDirect = 0xFFFFFFFF;
 
 extern PyTypeObject* codec_type;
 extern PyTypeObject* stream_decoder_type;
@@ -58,27 +48,56 @@ bool init_stream_types(PyObject* module);
 // the exception names.
 void raise_decode_error(const Error& e, Encoding codec, PyObject* object, Py_ssize_t start, Py_ssize_t end);
 void raise_encode_error(const Error& e, Encoding codec, PyObject* object, Py_ssize_t start, Py_ssize_t end);
+// An EncodeError for an error whose offset counts str characters: offset
+// is then the UTF-8 byte offset given.
+void raise_encode_error_at(const Error& e, Encoding codec, PyObject* object, Py_ssize_t start, Py_ssize_t end,
+                           std::size_t utf8_offset);
+// The same exceptions as new references, not raised (for error handlers).
+PyObject* new_decode_error(const Error& e, Encoding codec, PyObject* object, Py_ssize_t start, Py_ssize_t end);
+PyObject* new_encode_error(const Error& e, Encoding codec, PyObject* object, Py_ssize_t start, Py_ssize_t end,
+                           std::size_t utf8_offset);
 
-// text.cpp: well-formed UTF-8 (the library's output) -> str: ASCII copied
-// straight into the str object, short text filled by the module, long text
-// through PyUnicode_DecodeUTF8.
-PyObject* str_from_utf8(const char* p, std::size_t n);
-// Every kind filled by the module, whatever the length.
-PyObject* str_from_utf8_filled(const char* p, std::size_t n);
+// text.cpp: str objects straight from and into the library's code units.
+// decode_str: one pass of the library's decoder into a new str (of the
+// input converted, r.consumed bytes; with r.status == Error, the text before
+// the error). nullptr with an exception set only when out of memory.
+PyObject* decode_str(const Codec& c, std::string_view in, ErrorMode mode, bool final, Result& r);
+// A str's own data as the library's UnitText (Latin-1, UCS-2 or UCS-4).
+UnitText units_of(PyObject* str);
+UnitText slice(const UnitText& t, std::size_t from, std::size_t to);
+// Byte offset of character `at` in the UTF-8 form (surrogates: 3 bytes).
+std::size_t utf8_offset(const UnitText& t, std::size_t at);
+// Output bytes that always suffice to encode the text (SIZE_MAX: more than
+// memory holds).
+std::size_t encode_bound(const Codec& c, const UnitText& t);
+// encode_units, releasing the GIL for large text. Status::OutputFull (a
+// fault: the bound is the library's) comes with SystemError set.
+// final == false: a chunk of a longer text (what the next could change is
+// held back: consumed < t.length with Status::Ok).
+Result encode_into(const Codec& c, const UnitText& t, char* out, std::size_t cap, ErrorMode mode,
+                   bool final = true);
 // ASCII bytes (the caller checked) copied into a compact ASCII str.
 PyObject* ascii_copy(const unsigned char* p, std::size_t n);
-// Single-byte decoding through CodecObject::table; nullptr without an
-// exception set when some byte has no direct entry (the caller then takes
-// the library's path, which reports it).
-PyObject* str_from_single_byte(const CodecObject* c, const unsigned char* p, std::size_t n);
-// True if no byte of p[0, n) has its high bit set.
-bool all_ascii(const unsigned char* p, std::size_t n);
-// Code points in the first n bytes of UTF-8.
-Py_ssize_t count_code_points(const char* p, std::size_t n);
 
-// Argument helpers. parse_errors: nullptr or "strict" -> Strict, "replace"
-// -> Replace; anything else is a ValueError naming what is supported.
+// errors=: "strict" and "replace" are the library's modes; any other name
+// is an error handler (codecs.register_error), looked up at the first error
+// (handlers.cpp).
+struct Errors {
+  ErrorMode mode = ErrorMode::Strict;
+  PyObject* handler_name = nullptr;  // borrowed; null: the mode alone
+};
+bool parse_errors(PyObject* arg, Errors* errors);
+// Where only the library's modes are offered: any other name is a ValueError.
 bool parse_errors(PyObject* arg, ErrorMode* mode);
+
+// handlers.cpp: conversion with an error handler, from `from` (input bytes
+// / characters already converted into `done`, a str / bytes prefix, stolen).
+// Decoding with final == false stops before a character cut off by the end
+// and stores the bytes consumed in *consumed.
+PyObject* decode_with_handler(const Codec& c, PyObject* data, std::string_view in, PyObject* handler_name,
+                              bool final, std::size_t from, PyObject* done, std::size_t* consumed);
+PyObject* encode_with_handler(const Codec& c, PyObject* str, PyObject* handler_name, std::size_t from,
+                              std::string done, bool final = true, std::size_t* consumed = nullptr);
 
 // A buffer held for the duration of a call (PyBUF_SIMPLE: contiguous bytes).
 class Buffer {

@@ -22,16 +22,20 @@ namespace {
 // codecs' IncrementalDecoder.getstate needs for TextIOWrapper.tell()).
 constexpr std::size_t kPendingMax = 8;
 
+// The decoder is the library's decode_units with final == false (through
+// decode_str, straight into the str), the bytes of a character cut off by a
+// chunk's end kept here for the next one.
 struct StreamDecoderObject {
   PyObject_HEAD
   PyObject* codec;  // the CodecObject
   ErrorMode mode;
+  PyObject* handler_name;  // errors=, when it names a handler (owned)
   bool constructed;
+  bool failed;  // after an error, every call raises it again
+  Error error;
   std::size_t fed;  // bytes fed so far
   std::size_t pending_len;
   char pending[kPendingMax];
-  alignas(StreamDecoder) unsigned char storage[sizeof(StreamDecoder)];
-  StreamDecoder& stream() { return *std::launder(reinterpret_cast<StreamDecoder*>(storage)); }
 };
 
 struct StreamEncoderObject {
@@ -46,29 +50,79 @@ struct StreamEncoderObject {
 
 const Codec& codec_of(PyObject* c) { return *reinterpret_cast<CodecObject*>(c)->codec; }
 
-// StreamDecoder(codec, errors="strict") / StreamEncoder(codec, errors="strict")
+// The codec argument: a pgcodec.Codec, or a name lookup() accepts.
+PyObject* codec_arg(PyObject* arg) {
+  if (PyObject_TypeCheck(arg, codec_type)) return Py_NewRef(arg);
+  if (!PyUnicode_Check(arg)) {
+    PyErr_Format(PyExc_TypeError, "codec must be a pgcodec.Codec or an encoding name, not %.100s",
+                 Py_TYPE(arg)->tp_name);
+    return nullptr;
+  }
+  Py_ssize_t n = 0;
+  const char* name = PyUnicode_AsUTF8AndSize(arg, &n);
+  if (!name) return nullptr;
+  const Codec* c = find_codec(std::string_view(name, static_cast<std::size_t>(n)));
+  if (!c) {
+    PyErr_Format(PyExc_LookupError, "unknown PostgreSQL encoding: %R", arg);
+    return nullptr;
+  }
+  return codec_for(c->encoding());
+}
+
+// StreamDecoder(codec, errors="strict")
+int decoder_init(PyObject* self_obj, PyObject* args, PyObject* kwargs) {
+  static const char* kwlist[] = {"codec", "errors", nullptr};
+  PyObject* codec_obj = nullptr;
+  PyObject* errors_obj = nullptr;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O", const_cast<char**>(kwlist), &codec_obj, &errors_obj))
+    return -1;
+  Errors errors;
+  if (!parse_errors(errors_obj, &errors)) return -1;
+  PyObject* codec = codec_arg(codec_obj);
+  if (!codec) return -1;
+  auto* self = reinterpret_cast<StreamDecoderObject*>(self_obj);
+  Py_XSETREF(self->codec, codec);
+  Py_XINCREF(errors.handler_name);
+  Py_XSETREF(self->handler_name, errors.handler_name);
+  self->mode = errors.mode;
+  self->fed = 0;
+  self->pending_len = 0;
+  self->failed = false;
+  self->constructed = true;
+  return 0;
+}
+
+void decoder_dealloc(PyObject* self_obj) {
+  auto* self = reinterpret_cast<StreamDecoderObject*>(self_obj);
+  PyTypeObject* tp = Py_TYPE(self_obj);
+  Py_XDECREF(self->codec);
+  Py_XDECREF(self->handler_name);
+  tp->tp_free(self_obj);
+  Py_DECREF(tp);
+}
+
+// StreamEncoder(codec, errors="strict")
 template <class Obj, class Stream>
 int stream_init(PyObject* self_obj, PyObject* args, PyObject* kwargs) {
   static const char* kwlist[] = {"codec", "errors", nullptr};
-  PyObject* codec = nullptr;
+  PyObject* codec_obj = nullptr;
   PyObject* errors = nullptr;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!|O", const_cast<char**>(kwlist), codec_type, &codec,
-                                   &errors))
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O", const_cast<char**>(kwlist), &codec_obj, &errors))
     return -1;
   ErrorMode mode;
   if (!parse_errors(errors, &mode)) return -1;
+  PyObject* codec = codec_arg(codec_obj);
+  if (!codec) return -1;
   Obj* self = reinterpret_cast<Obj*>(self_obj);
   if (self->constructed) {
     self->stream().~Stream();
     self->constructed = false;
   }
-  Py_INCREF(codec);
   Py_XSETREF(self->codec, codec);
   self->mode = mode;
   self->fed = 0;
   new (self->storage) Stream(codec_of(codec), mode);
   self->constructed = true;
-  if constexpr (std::is_same_v<Obj, StreamDecoderObject>) self->pending_len = 0;
   return 0;
 }
 
@@ -89,31 +143,63 @@ bool ready(Obj* self) {
   return false;
 }
 
-// Carried bytes after feeding `chunk`: the last `carried` bytes of
-// (pending before + chunk).
-void update_pending(StreamDecoderObject* self, std::string_view chunk) {
-  const std::size_t k = std::min(self->stream().carried(), kPendingMax);
-  char next[kPendingMax];
-  const std::size_t from_chunk = std::min(k, chunk.size());
-  const std::size_t from_old = k - from_chunk;
-  std::memcpy(next, self->pending + self->pending_len - from_old, from_old);
-  std::memcpy(next + from_old, chunk.data() + chunk.size() - from_chunk, from_chunk);
-  std::memcpy(self->pending, next, k);
-  self->pending_len = k;
-}
-
 // The error's bytes as an object for DecodeError: the pending bytes and the
 // chunk, which hold the offending character; start/end index into it.
-void raise_stream_decode(StreamDecoderObject* self, const Error& e, std::string_view chunk) {
+// `counted`: the chunk is already in self->fed.
+void raise_stream_decode(StreamDecoderObject* self, const Error& e, std::string_view chunk, bool counted) {
   std::string joined(self->pending, self->pending_len);
   joined.append(chunk);
-  const std::size_t base = self->fed - self->pending_len;  // stream offset of joined[0]
+  // The stream offset of joined[0].
+  const std::size_t base = self->fed - self->pending_len - (counted ? chunk.size() : 0);
   const std::size_t at = e.offset >= base ? std::min(e.offset - base, joined.size()) : 0;
   const std::size_t stop = std::min(joined.size(), at + std::max<std::size_t>(e.length, 1));
   PyObject* obj = PyBytes_FromStringAndSize(joined.data(), static_cast<Py_ssize_t>(joined.size()));
   if (!obj) return;
   raise_decode_error(e, codec_of(self->codec).encoding(), obj, static_cast<Py_ssize_t>(at), static_cast<Py_ssize_t>(stop));
   Py_DECREF(obj);
+}
+
+// Decodes `in` (pending bytes + chunk, or pending bytes at the end) and
+// keeps what is left after the characters decoded as the pending bytes.
+// `chunk` is what the caller passed (for the exception's object).
+PyObject* decoder_run(StreamDecoderObject* self, std::string_view in, std::string_view chunk, bool final) {
+  const Codec& c = codec_of(self->codec);
+  const std::size_t base = self->fed - in.size();  // stream offset of in[0] (fed counts the chunk)
+  Result r;
+  PyObject* s = decode_str(c, in, self->mode, final, r);
+  if (!s) return nullptr;
+  std::size_t consumed = r.consumed;
+  if (r.status == Status::Error) {
+    if (!self->handler_name) {
+      Py_DECREF(s);
+      self->failed = true;
+      self->error = r.error;
+      self->error.offset += base;
+      raise_stream_decode(self, self->error, chunk, true);
+      return nullptr;
+    }
+    PyObject* object = PyBytes_FromStringAndSize(in.data(), static_cast<Py_ssize_t>(in.size()));
+    if (!object) {
+      Py_DECREF(s);
+      return nullptr;
+    }
+    s = decode_with_handler(c, object, in, self->handler_name, final, r.consumed, s, &consumed);
+    Py_DECREF(object);
+    if (!s) return nullptr;
+  }
+  const std::size_t left = in.size() - consumed;
+  if (left > kPendingMax) {  // cannot happen: a cut-off character is at most 3 bytes
+    Py_DECREF(s);
+    PyErr_SetString(PyExc_SystemError, "pgcodec: the decoder left more than a cut-off character");
+    return nullptr;
+  }
+  char next[kPendingMax];
+  if (left != 0) {
+    std::memcpy(next, in.data() + consumed, left);
+    std::memcpy(self->pending, next, left);
+  }
+  self->pending_len = left;
+  return s;
 }
 
 PyObject* decoder_feed(PyObject* self_obj, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
@@ -124,35 +210,27 @@ PyObject* decoder_feed(PyObject* self_obj, PyObject* const* args, Py_ssize_t nar
   if (!ready(self)) return nullptr;
   Buffer buf;
   if (!buf.get(a[0])) return nullptr;
-  const std::string_view in = buf.view();
-  const auto max = self->stream().output_bound(in.size());
-  if (!max) return PyErr_NoMemory();
-  Scratch scratch;
-  char* out = scratch.get(*max);
-  if (!out) return nullptr;
-  const Result r = self->stream().feed(in, std::span<char>(out, *max));
-  if (r.status == Status::Error) {
-    raise_stream_decode(self, r.error, in);
+  const std::string_view chunk = buf.view();
+  if (self->failed) {
+    raise_stream_decode(self, self->error, chunk, false);
     return nullptr;
   }
-  self->fed += in.size();
-  update_pending(self, in);
-  return str_from_utf8(out, r.written);
+  self->fed += chunk.size();
+  if (!self->pending_len) return decoder_run(self, chunk, chunk, false);
+  std::string joined(self->pending, self->pending_len);
+  joined.append(chunk);
+  return decoder_run(self, joined, chunk, false);
 }
 
 PyObject* decoder_finish(PyObject* self_obj, PyObject*) {
   auto* self = reinterpret_cast<StreamDecoderObject*>(self_obj);
   if (!ready(self)) return nullptr;
-  char out[64];
-  const auto max = self->stream().output_bound(0);
-  if (!max || *max > sizeof out) return PyErr_NoMemory();
-  const Result r = self->stream().finish(std::span<char>(out, *max));
-  if (r.status == Status::Error) {
-    raise_stream_decode(self, r.error, {});
+  if (self->failed) {
+    raise_stream_decode(self, self->error, {}, false);
     return nullptr;
   }
-  self->pending_len = 0;
-  return str_from_utf8(out, r.written);
+  const std::string held(self->pending, self->pending_len);
+  return decoder_run(self, held, {}, true);
 }
 
 PyObject* decoder_get_pending(PyObject* self_obj, void*) {
@@ -239,7 +317,7 @@ PyObject* encoder_get_pending(PyObject* self_obj, void*) {
 PyObject* get_position(PyObject* self_obj, void*) {
   if (Py_IS_TYPE(self_obj, stream_decoder_type)) {
     auto* self = reinterpret_cast<StreamDecoderObject*>(self_obj);
-    return ready(self) ? PyLong_FromSize_t(self->stream().position()) : nullptr;
+    return ready(self) ? PyLong_FromSize_t(self->fed - self->pending_len) : nullptr;
   }
   auto* self = reinterpret_cast<StreamEncoderObject*>(self_obj);
   return ready(self) ? PyLong_FromSize_t(self->stream().position()) : nullptr;
@@ -292,10 +370,11 @@ PyType_Slot decoder_slots[] = {
                     "StreamDecoder(codec, errors='strict')\n--\n\n"
                     "Decode bytes that arrive in chunks (COPY data, a socket, a file). The text\n"
                     "and any error are exactly those of one decode of the concatenation, for\n"
-                    "any chunking.")},
-    {Py_tp_init, reinterpret_cast<void*>(stream_init<StreamDecoderObject, StreamDecoder>)},
+                    "any chunking. codec: a pgcodec.Codec or an encoding name; errors: as\n"
+                    "Codec.decode ('strict', 'replace' or an error handler's name).")},
+    {Py_tp_init, reinterpret_cast<void*>(decoder_init)},
     {Py_tp_new, reinterpret_cast<void*>(PyType_GenericNew)},
-    {Py_tp_dealloc, reinterpret_cast<void*>(stream_dealloc<StreamDecoderObject, StreamDecoder>)},
+    {Py_tp_dealloc, reinterpret_cast<void*>(decoder_dealloc)},
     {Py_tp_methods, decoder_methods},
     {Py_tp_getset, decoder_getset},
     {0, nullptr}};
@@ -305,7 +384,8 @@ PyType_Slot encoder_slots[] = {
                     "StreamEncoder(codec, errors='strict')\n--\n\n"
                     "Encode text that is produced in chunks (COPY ... FROM STDIN data). The\n"
                     "bytes and any error are exactly those of one encode of the concatenation,\n"
-                    "for any chunking.")},
+                    "for any chunking. codec: a pgcodec.Codec or an encoding name; errors:\n"
+                    "'strict' or 'replace'.")},
     {Py_tp_init, reinterpret_cast<void*>(stream_init<StreamEncoderObject, StreamEncoder>)},
     {Py_tp_new, reinterpret_cast<void*>(PyType_GenericNew)},
     {Py_tp_dealloc, reinterpret_cast<void*>(stream_dealloc<StreamEncoderObject, StreamEncoder>)},

@@ -1,9 +1,16 @@
-// Building str objects from what the library decoded, measured choice by
-// choice (bench/python/str_paths.py): ASCII is one memcpy into a compact
-// ASCII str; other short UTF-8 is written into a UCS1/UCS2/UCS4 str by the
-// module from the already-validated bytes, longer UTF-8 goes to
-// PyUnicode_DecodeUTF8 (as fast there, or faster); single-byte encodings
-// skip UTF-8 and fill the str from a per-codec table.
+// str objects straight from the library: decode_str builds a str with one
+// pass of the library's decoder into the str's own data (Codec::
+// decode_units), encode_str encodes a str's own data (Codec::encode_units).
+// The module holds no table of its own and never goes through UTF-8.
+//
+// A str stores every character in 1, 2 or 4 bytes, the narrowest that holds
+// its widest (PEP 393), and must be made in that kind. decode_str starts as
+// ASCII (the library stops with Status::Wider before the first character
+// above U+007F), and at each stop makes the str of the kind the next
+// character needs, copies what is done so far widened, and goes on: each
+// input byte is decoded once, and the prefix is copied at most three times
+// (ASCII -> Latin-1 -> UCS-2 -> UCS-4). The str is allocated for one
+// character per input byte (the most there can be) and shrunk at the end.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -13,106 +20,156 @@
 namespace pgcodec::python {
 namespace {
 
-constexpr std::uint64_t kHigh = 0x8080808080808080ULL;
-// Up to this many bytes of non-ASCII UTF-8 the module fills the str itself.
-constexpr std::size_t kFillMax = 512;
+UnitForm form_of(Py_UCS4 maxchar) {
+  return maxchar <= 0xFF ? UnitForm::Latin1 : maxchar <= 0xFFFF ? UnitForm::Ucs2 : UnitForm::Utf32;
+}
+
+template <class From, class To>
+void widen(const void* from, void* to, std::size_t n) {
+  const auto* f = static_cast<const From*>(from);
+  auto* t = static_cast<To*>(to);
+  for (std::size_t i = 0; i < n; ++i) t[i] = f[i];
+}
+
+// Copies the first n characters of `from` into `to`, a str of a wider kind.
+void copy_widened(PyObject* from, PyObject* to, std::size_t n) {
+  const int fk = PyUnicode_KIND(from), tk = PyUnicode_KIND(to);
+  const void* f = PyUnicode_DATA(from);
+  void* t = PyUnicode_DATA(to);
+  if (fk == tk) {
+    std::memcpy(t, f, n * static_cast<std::size_t>(fk));
+  } else if (fk == PyUnicode_1BYTE_KIND && tk == PyUnicode_2BYTE_KIND) {
+    widen<Py_UCS1, Py_UCS2>(f, t, n);
+  } else if (fk == PyUnicode_1BYTE_KIND) {
+    widen<Py_UCS1, Py_UCS4>(f, t, n);
+  } else {
+    widen<Py_UCS2, Py_UCS4>(f, t, n);
+  }
+}
+
+Result run_decode(const Codec& c, std::string_view in, const UnitBuffer& out, ErrorMode mode, bool final) {
+  Result r;
+  if (in.size() >= kReleaseGil) {
+    Py_BEGIN_ALLOW_THREADS
+    r = c.decode_units(in, out, mode, final);
+    Py_END_ALLOW_THREADS
+  } else {
+    r = c.decode_units(in, out, mode, final);
+  }
+  return r;
+}
 
 }  // namespace
 
-bool all_ascii(const unsigned char* p, std::size_t n) {
-  std::size_t i = 0;
-  std::uint64_t acc = 0;
-  for (; i + 32 <= n; i += 32) {
-    std::uint64_t w[4];
-    std::memcpy(w, p + i, sizeof w);
-    acc |= w[0] | w[1] | w[2] | w[3];
-    if (acc & kHigh) return false;  // text that is not ASCII is told early
-  }
-  for (; i + 8 <= n; i += 8) {
-    std::uint64_t w;
-    std::memcpy(&w, p + i, sizeof w);
-    acc |= w;
-  }
-  unsigned char tail = 0;
-  for (; i < n; ++i) tail = static_cast<unsigned char>(tail | p[i]);
-  return (acc & kHigh) == 0 && (tail & 0x80) == 0;
-}
-
-namespace {
-
-template <class Char>
-void fill(Char* out, const unsigned char* p, std::size_t n) {
-  std::size_t i = 0;
-  while (i < n) {
-    const unsigned c = p[i];
-    if (c < 0x80) {
-      *out++ = static_cast<Char>(c);
-      i += 1;
-    } else if (c < 0xE0) {
-      *out++ = static_cast<Char>(((c & 0x1Fu) << 6) | (p[i + 1] & 0x3Fu));
-      i += 2;
-    } else if (c < 0xF0) {
-      *out++ = static_cast<Char>(((c & 0x0Fu) << 12) | ((p[i + 1] & 0x3Fu) << 6) | (p[i + 2] & 0x3Fu));
-      i += 3;
-    } else {
-      *out++ = static_cast<Char>(((c & 0x07u) << 18) | ((p[i + 1] & 0x3Fu) << 12) |
-                                 ((p[i + 2] & 0x3Fu) << 6) | (p[i + 3] & 0x3Fu));
-      i += 4;
-    }
-  }
-}
-
-// UTF-8 that is not all ASCII (a str of only ASCII must be made as ASCII,
-// the callers' job), filled into a str of the smallest kind.
-PyObject* fill_non_ascii(const unsigned char* p, std::size_t n) {
-  // The kind follows from the bytes alone (continuation bytes are 80..BF):
-  // a byte >= F0 leads U+10000 and up, a byte >= C4 leads U+0100..U+FFFF,
-  // else every lead is C2..C3 (U+0080..U+00FF). One branch-free pass finds
-  // both and counts the continuation bytes (10xxxxxx), 8 bytes at a time.
-  constexpr std::uint64_t kLow7 = 0x7F7F7F7F7F7F7F7FULL;
-  std::size_t cont = 0, i = 0;
-  std::uint64_t ge_c4 = 0, ge_f0 = 0;
-  for (; i + 8 <= n; i += 8) {
-    std::uint64_t w;
-    std::memcpy(&w, p + i, sizeof w);
-    const std::uint64_t low = w & kLow7;
-    ge_c4 |= w & (low + 0x3C3C3C3C3C3C3C3CULL);  // bit 7 and low 7 bits >= 0x44
-    ge_f0 |= w & (low + 0x1010101010101010ULL);  // bit 7 and low 7 bits >= 0x70
-    cont += static_cast<std::size_t>(__builtin_popcountll(w & ~(w << 1) & kHigh));
-  }
-  unsigned max_tail = 0;
-  for (; i < n; ++i) {
-    cont += (p[i] & 0xC0) == 0x80;
-    max_tail = std::max<unsigned>(max_tail, p[i]);
-  }
-  const std::size_t count = n - cont;
-  const Py_UCS4 maxchar = ((ge_f0 & kHigh) || max_tail >= 0xF0)   ? 0x10FFFF
-                          : ((ge_c4 & kHigh) || max_tail >= 0xC4) ? 0xFFFF
-                                                                  : 0xFF;
-  PyObject* str = PyUnicode_New(static_cast<Py_ssize_t>(count), maxchar);
+PyObject* decode_str(const Codec& c, std::string_view in, ErrorMode mode, bool final, Result& r) {
+  const std::size_t n = in.size();
+  r = Result{};
+  if (n == 0) return PyUnicode_New(0, 0);
+  if (n > static_cast<std::size_t>(PY_SSIZE_T_MAX) / 4) return PyErr_NoMemory();
+  Py_UCS4 maxchar = 0x7F;
+  PyObject* str = PyUnicode_New(static_cast<Py_ssize_t>(n), maxchar);
   if (!str) return nullptr;
-  void* data = PyUnicode_DATA(str);
-  switch (PyUnicode_KIND(str)) {
-    case PyUnicode_1BYTE_KIND:
-      fill(static_cast<Py_UCS1*>(data), p, n);
+  std::size_t in_done = 0, out_done = 0;
+  for (;;) {
+    const auto kind = static_cast<std::size_t>(PyUnicode_KIND(str));
+    const UnitBuffer buf{static_cast<char*>(PyUnicode_DATA(str)) + out_done * kind, n - out_done,
+                         form_of(maxchar), maxchar};
+    const Result part = run_decode(c, in.substr(in_done), buf, mode, final);
+    const std::size_t base = in_done;
+    in_done += part.consumed;
+    out_done += part.written;
+    if (part.status != Status::Wider) {
+      r = part;
+      r.consumed = in_done;
+      r.written = out_done;
+      if (r.status == Status::Error) r.error.offset += base;
       break;
-    case PyUnicode_2BYTE_KIND:
-      fill(static_cast<Py_UCS2*>(data), p, n);
-      break;
-    default:
-      fill(static_cast<Py_UCS4*>(data), p, n);
-      break;
+    }
+    // The character that stopped it says which kind comes next: its one
+    // code point, or both of a pair (EUC_JIS_2004 / SHIFT_JIS_2004 86 63 is
+    // U+00E6 U+0300, and only the second is wider). Decoded into room for
+    // one code point first, so a pair shows as OutputFull with nothing
+    // written; the next character's code point must not widen the str (a
+    // str of a kind wider than its widest character is not a valid str).
+    char32_t next[2] = {0, 0};
+    const Result probe = c.decode_units(in.substr(in_done), {next, 1, UnitForm::Utf32, 0x10FFFF}, mode, final);
+    Py_UCS4 wanted = next[0];
+    if (probe.written == 0) {
+      c.decode_units(in.substr(in_done), {next, 2, UnitForm::Utf32, 0x10FFFF}, mode, final);
+      wanted = std::max(next[0], next[1]);
+    }
+    maxchar = wanted <= 0xFF ? 0xFF : wanted <= 0xFFFF ? 0xFFFF : 0x10FFFF;
+    if (maxchar <= PyUnicode_MAX_CHAR_VALUE(str)) {  // no progress possible: a library fault
+      Py_DECREF(str);
+      PyErr_SetString(PyExc_SystemError, "pgcodec: the decoder stopped for a wider character that is not wider");
+      return nullptr;
+    }
+    PyObject* wider = PyUnicode_New(static_cast<Py_ssize_t>(n), maxchar);
+    if (!wider) {
+      Py_DECREF(str);
+      return nullptr;
+    }
+    copy_widened(str, wider, out_done);
+    Py_SETREF(str, wider);
+  }
+  if (out_done < n && PyUnicode_Resize(&str, static_cast<Py_ssize_t>(out_done)) < 0) {
+    Py_XDECREF(str);
+    return nullptr;
   }
   return str;
 }
 
-}  // namespace
+UnitText units_of(PyObject* str) {
+  const auto n = static_cast<std::size_t>(PyUnicode_GET_LENGTH(str));
+  switch (PyUnicode_KIND(str)) {
+    case PyUnicode_1BYTE_KIND: return {PyUnicode_DATA(str), n, UnitForm::Latin1};
+    case PyUnicode_2BYTE_KIND: return {PyUnicode_DATA(str), n, UnitForm::Ucs2};
+    default: return {PyUnicode_DATA(str), n, UnitForm::Utf32};
+  }
+}
 
-Py_ssize_t count_code_points(const char* s, std::size_t n) {
-  const auto* p = reinterpret_cast<const unsigned char*>(s);
-  std::size_t count = 0;
-  for (std::size_t i = 0; i < n; ++i) count += (p[i] & 0xC0) != 0x80;
-  return static_cast<Py_ssize_t>(count);
+UnitText slice(const UnitText& t, std::size_t from, std::size_t to) {
+  const std::size_t z = t.form == UnitForm::Latin1 ? 1 : t.form == UnitForm::Utf32 ? 4 : 2;
+  return {static_cast<const char*>(t.data) + from * z, to - from, t.form};
+}
+
+std::size_t utf8_offset(const UnitText& t, std::size_t at) {
+  std::size_t b = 0;
+  for (std::size_t i = 0; i < at; ++i) {
+    Py_UCS4 u;
+    if (t.form == UnitForm::Latin1) u = static_cast<const Py_UCS1*>(t.data)[i];
+    else if (t.form == UnitForm::Ucs2) u = static_cast<const Py_UCS2*>(t.data)[i];
+    else u = static_cast<const Py_UCS4*>(t.data)[i];
+    b += u < 0x80 ? 1 : u < 0x800 ? 2 : u < 0x10000 ? 3 : 4;
+  }
+  return b;
+}
+
+std::size_t encode_bound(const Codec& c, const UnitText& t) {
+  // Each unit is at most as long in UTF-8 as its form allows (a Latin-1
+  // unit 2 bytes, a UCS-2 / UTF-16 unit 3, a surrogate pair 4 for two, a
+  // UTF-32 unit 4), and the library bounds the output of that much UTF-8
+  // (SQL_ASCII passes UTF-8 through; a '?' per unit in Replace mode fits).
+  const std::size_t per = t.form == UnitForm::Latin1 ? 2 : t.form == UnitForm::Utf32 ? 4 : 3;
+  if (t.length > SIZE_MAX / per) return SIZE_MAX;
+  return c.max_encoded_size(std::max<std::size_t>(t.length, 1) * per).value_or(SIZE_MAX);
+}
+
+Result encode_into(const Codec& c, const UnitText& t, char* out, std::size_t cap, ErrorMode mode, bool final) {
+  Result r;
+  if (t.length >= kReleaseGil) {
+    Py_BEGIN_ALLOW_THREADS
+    r = c.encode_units(t, std::span<char>(out, cap), mode, final);
+    Py_END_ALLOW_THREADS
+  } else {
+    r = c.encode_units(t, std::span<char>(out, cap), mode, final);
+  }
+  if (r.status == Status::OutputFull) {
+    // encode_bound gave the room the library promises: never truncate quietly.
+    PyErr_Format(PyExc_SystemError, "pgcodec: %s encoder ran out of its bounded output (%zu bytes for %zu units)",
+                 c.name(), cap, t.length);
+  }
+  return r;
 }
 
 PyObject* ascii_copy(const unsigned char* p, std::size_t n) {
@@ -121,76 +178,31 @@ PyObject* ascii_copy(const unsigned char* p, std::size_t n) {
   return str;
 }
 
-PyObject* str_from_utf8(const char* s, std::size_t n) {
-  const auto* p = reinterpret_cast<const unsigned char*>(s);
-  if (all_ascii(p, n)) return ascii_copy(p, n);
-  // Short text: filling the str ourselves from the validated bytes measured
-  // 10-30 % faster than PyUnicode_DecodeUTF8 (up to ~300 bytes); on longer
-  // text CPython's decoder, second validation included, is as fast or
-  // faster (1000 CJK characters: 4.2 vs 5.4 us).
-  if (n <= kFillMax) return fill_non_ascii(p, n);
-  return PyUnicode_DecodeUTF8(s, static_cast<Py_ssize_t>(n), "strict");
-}
-
-PyObject* str_from_utf8_filled(const char* s, std::size_t n) {
-  const auto* p = reinterpret_cast<const unsigned char*>(s);
-  return all_ascii(p, n) ? ascii_copy(p, n) : fill_non_ascii(p, n);
-}
-
-PyObject* str_from_single_byte(const CodecObject* c, const unsigned char* p, std::size_t n) {
-  if (c->identity) {
-    // Every byte but NUL is its own code point (LATIN1): a copy.
-    if (std::memchr(p, 0, n)) return nullptr;
-    if (all_ascii(p, n)) return ascii_copy(p, n);
-    PyObject* str = PyUnicode_New(static_cast<Py_ssize_t>(n), 0xFF);
-    if (str) std::memcpy(PyUnicode_DATA(str), p, n);
-    return str;
+bool parse_errors(PyObject* arg, Errors* errors) {
+  *errors = Errors{};
+  if (!arg) return true;
+  if (!PyUnicode_Check(arg)) {
+    PyErr_Format(PyExc_TypeError, "errors must be a str, not %.100s", Py_TYPE(arg)->tp_name);
+    return false;
   }
-  Py_UCS4 max = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const Py_UCS4 u = c->table[p[i]];
-    if (u == kNoDirect) return nullptr;
-    if (u > max) max = u;
+  if (PyUnicode_CompareWithASCIIString(arg, "strict") == 0) return true;
+  if (PyUnicode_CompareWithASCIIString(arg, "replace") == 0) {
+    errors->mode = ErrorMode::Replace;
+    return true;
   }
-  PyObject* str = PyUnicode_New(static_cast<Py_ssize_t>(n), max);
-  if (!str) return nullptr;
-  void* data = PyUnicode_DATA(str);
-  switch (PyUnicode_KIND(str)) {
-    case PyUnicode_1BYTE_KIND: {
-      auto* out = static_cast<Py_UCS1*>(data);
-      for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<Py_UCS1>(c->table[p[i]]);
-      break;
-    }
-    case PyUnicode_2BYTE_KIND: {
-      auto* out = static_cast<Py_UCS2*>(data);
-      for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<Py_UCS2>(c->table[p[i]]);
-      break;
-    }
-    default: {
-      auto* out = static_cast<Py_UCS4*>(data);
-      for (std::size_t i = 0; i < n; ++i) out[i] = c->table[p[i]];
-      break;
-    }
-  }
-  return str;
+  errors->handler_name = arg;  // looked up (codecs.lookup_error) at the first error
+  return true;
 }
 
 bool parse_errors(PyObject* arg, ErrorMode* mode) {
-  *mode = ErrorMode::Strict;
-  if (!arg) return true;
-  if (PyUnicode_Check(arg)) {
-    if (PyUnicode_CompareWithASCIIString(arg, "strict") == 0) return true;
-    if (PyUnicode_CompareWithASCIIString(arg, "replace") == 0) {
-      *mode = ErrorMode::Replace;
-      return true;
-    }
-    PyErr_Format(PyExc_ValueError,
-                 "unsupported errors value %R: pgcodec supports 'strict' and 'replace'", arg);
+  Errors e;
+  if (!parse_errors(arg, &e)) return false;
+  if (e.handler_name) {
+    PyErr_Format(PyExc_ValueError, "unsupported errors value %R: this call supports 'strict' and 'replace'", arg);
     return false;
   }
-  PyErr_Format(PyExc_TypeError, "errors must be a str ('strict' or 'replace'), not %.100s",
-               Py_TYPE(arg)->tp_name);
-  return false;
+  *mode = e.mode;
+  return true;
 }
 
 }  // namespace pgcodec::python

@@ -199,14 +199,18 @@ class CodecApi(unittest.TestCase):
         self.assertEqual(pgcodec.lookup("LATIN1").encode("a€b", "replace"), b"a?b")
 
     def test_bad_errors_value(self) -> None:
+        # Any str names a handler (codecs.register_error), looked up at the
+        # first error as CPython does; StreamEncoder takes strict and replace.
         c = pgcodec.lookup("UTF8")
-        for bad in ("ignore", "surrogateescape", "STRICT", ""):
+        for bad in ("STRICT", "", "no-such-handler"):
+            self.assertEqual(c.decode(b"a", bad), "a")
+            self.assertEqual(c.encode("a", errors=bad), b"a")
+            with self.assertRaises(LookupError):
+                c.decode(b"\xff", bad)
+            with self.assertRaises(LookupError):
+                pgcodec.lookup("LATIN1").encode("\u20ac", errors=bad)
             with self.assertRaisesRegex(ValueError, "'strict' and 'replace'"):
-                c.decode(b"a", bad)
-            with self.assertRaisesRegex(ValueError, "'strict' and 'replace'"):
-                c.encode("a", errors=bad)
-            with self.assertRaises(ValueError):
-                pgcodec.StreamDecoder(c, bad)
+                pgcodec.StreamEncoder(c, bad)
         with self.assertRaises(TypeError):
             c.decode(b"a", None)
         with self.assertRaises(TypeError):
@@ -262,8 +266,8 @@ class CodecApi(unittest.TestCase):
         with self.assertRaises(ValueError):
             sjis.char_length(data, -1)
 
-    def test_single_byte_direct_path_matches_library(self) -> None:
-        # The single-byte table path against the library's own UTF-8 path.
+    def test_single_byte_str_equals_the_utf8_path(self) -> None:
+        # The str the library writes directly against its own UTF-8 output.
         for name in ENCODINGS:
             c = pgcodec.lookup(name)
             if c.max_char_length != 1:
@@ -275,10 +279,10 @@ class CodecApi(unittest.TestCase):
                         direct = c.decode(data)
                     except pgcodec.DecodeError as e:
                         with self.assertRaises(pgcodec.DecodeError) as cm:
-                            c._decode_via_utf8(data)
+                            c._decode_to_utf8(data)
                         self.assertEqual(cm.exception.message, e.message)
                         continue
-                    self.assertEqual(direct, c._decode_via_utf8(data))
+                    self.assertEqual(direct, c._decode_to_utf8(data).decode())
 
     def test_large_inputs(self) -> None:
         text = SAMPLE * 400  # > 64 KiB: the GIL is released
@@ -288,8 +292,7 @@ class CodecApi(unittest.TestCase):
             self.assertGreater(len(data), 64 * 1024)
             back = c.decode(data)
             self.assertEqual(c.encode(back), data)
-            self.assertEqual(back, c._decode_via_utf8(data))
-            self.assertEqual(back, c._decode_filled(data))
+            self.assertEqual(back, c._decode_to_utf8(data).decode())
         results = []
         threads = [threading.Thread(target=lambda: results.append(pgcodec.lookup("UTF8").decode(text.encode())))
                    for _ in range(4)]
@@ -303,8 +306,34 @@ class CodecApi(unittest.TestCase):
         u = pgcodec.lookup("UTF8")
         for text in ("", "ascii", "\x80\xff", "é" * 10 + "a", "Ā", "中", "😀", "a\U0010FFFFb", "ÿ中😀"):
             self.assertEqual(u.decode(text.encode()), text)
-            self.assertEqual(u.decode(text.encode()), u._decode_via_utf8(text.encode()))
-            self.assertEqual(u.decode(text.encode()), u._decode_filled(text.encode()))
+            self.assertEqual(u.decode(text.encode()), u._decode_to_utf8(text.encode()).decode())
+        # Every width step of the one-pass str: ASCII, then Latin-1, UCS-2,
+        # UCS-4, each first met at every position of a long input.
+        for name, wide in (("UTF8", "é中😀"), ("GB18030", "é中😀"), ("EUC_JIS_2004", "é中𠀋")):
+            c = pgcodec.lookup(name)
+            for at in (0, 1, 63, 64, 65, 4095, 4096, 70000):
+                text = "a" * at + wide + "b" * 100
+                self.assertEqual(c.decode(c.encode(text)), text, (name, at))
+                for w in wide:
+                    t = "x" * at + w
+                    self.assertEqual(c.decode(c.encode(t)), t, (name, at, w))
+        # A pair of code points from one character (JIS X 0213: 86 63 is
+        # U+00E6 U+0300): only its second code point is wider than Latin-1;
+        # the str must widen for the pair, and no further than its widest.
+        for name, data in (("SHIFT_JIS_2004", b"\x86\x63"), ("EUC_JIS_2004", b"\xab\xc4")):
+            c = pgcodec.lookup(name)
+            for prefix in (b"", b"a", b"a" * 100):
+                text = c.decode(prefix + data)
+                self.assertEqual(text, prefix.decode() + "\u00e6\u0300")
+                self.assertEqual(text, c._decode_to_utf8(prefix + data).decode())
+        # Every str is canonical (narrowest kind): equal strs compare and hash
+        # equal only then.
+        for text in ("aé", "é中", "中😀", "a\u00ff"):
+            c = pgcodec.lookup("GB18030")
+            got = c.decode(c.encode(text))
+            self.assertEqual(got, text)
+            self.assertEqual(hash(got), hash(text))
+            self.assertEqual(len(got.encode("utf-32-le")), 4 * len(text))
 
 
 class Stubs(unittest.TestCase):
