@@ -157,6 +157,66 @@ std::size_t safe_cut(const Reader& rd, std::span<const detail::Pair> pairs, std:
   return best;
 }
 
+// Transcodes units [j, ...) of one form into UTF-8 at buf + len until len
+// reaches `target` (each character whole: up to 3 bytes past it), the end,
+// or, in Replace mode, a unit that is no character (bad = true, j on it).
+// Returns the new j. ASCII runs, then 2- and 3-byte characters, inline;
+// surrogates and values above U+FFFF through Reader::at (UTF-16 pairs,
+// PostgreSQL's bytes for what is no character).
+template <class Unit>
+std::size_t transcode(const Reader& rd, const Unit* p, std::size_t j, char* buf, std::size_t& len,
+                      std::size_t target, bool strict, bool& bad) noexcept {
+  const std::size_t n = rd.n;
+  while (j < n && len < target) {
+    std::uint32_t u = p[j];
+    if (u < 0x80) {
+      const std::size_t stop = std::min(n, j + (target - len));
+      do {
+        buf[len++] = static_cast<char>(u);
+        if (++j == stop) break;
+        u = p[j];
+      } while (u < 0x80);
+      continue;
+    }
+    if (u < 0x800) {
+      buf[len] = static_cast<char>(0xC0 | (u >> 6));
+      buf[len + 1] = static_cast<char>(0x80 | (u & 0x3F));
+      len += 2;
+      ++j;
+      continue;
+    }
+    if (u < 0x10000 && u - 0xD800u >= 0x800u) {
+      buf[len] = static_cast<char>(0xE0 | (u >> 12));
+      buf[len + 1] = static_cast<char>(0x80 | ((u >> 6) & 0x3F));
+      buf[len + 2] = static_cast<char>(0x80 | (u & 0x3F));
+      len += 3;
+      ++j;
+      continue;
+    }
+    const Reader::Char c = rd.at(j);
+    if (!c.valid && !strict) {
+      bad = true;
+      break;
+    }
+    len += bytes_for(buf + len, c.cp);
+    j += c.units;
+  }
+  return j;
+}
+
+std::size_t transcode(const Reader& rd, std::size_t j, char* buf, std::size_t& len, std::size_t target,
+                      bool strict, bool& bad) noexcept {
+  switch (rd.form) {
+    case UnitForm::Latin1:
+      return transcode(rd, static_cast<const std::uint8_t*>(rd.data), j, buf, len, target, strict, bad);
+    case UnitForm::Ucs2:
+    case UnitForm::Utf16:
+      return transcode(rd, static_cast<const char16_t*>(rd.data), j, buf, len, target, strict, bad);
+    case UnitForm::Utf32: break;
+  }
+  return transcode(rd, static_cast<const char32_t*>(rd.data), j, buf, len, target, strict, bad);
+}
+
 // The unit index of byte offset `at` of the UTF-8 a block [from, ...)
 // was transcoded into.
 std::size_t unit_of(const Reader& rd, std::size_t from, std::size_t at) noexcept {
@@ -199,22 +259,26 @@ Result encode_units_in_blocks(const Codec& codec, UnitText in, std::span<char> o
   std::array<char, kBlock + 8> buf;
   Result r;
   std::size_t i = 0, w = 0;
+  bool prefix_works = false;
   while (i < rd.n) {
+    // The family's own fast path first, straight from the units.
+    if (row.ops->encode_units_prefix) {
+      const std::size_t n_all = in.length, from = i;
+      in.length = rd.n;  // what is held back is not the prefix's
+      i = row.ops->encode_units_prefix(row, in, i, out, w, kernels::active());
+      in.length = n_all;
+      if (i == rd.n) break;
+      prefix_works |= i != from;
+    }
     // Transcode [i, j) into buf, up to block_size bytes, the end of the
     // text, or (Replace mode) a unit that is no character; then end the
     // block at a safe cut (a block with none grows, up to kBlock).
-    std::size_t j = i, len = 0, target = block_size;
+    // Where the fast path works, the block only carries what stopped it
+    // (a one-byte code, an error) and the fast path takes over again soon.
+    std::size_t j = i, len = 0, target = prefix_works ? std::min<std::size_t>(block_size, 32) : block_size;
     bool bad_next = false;
     for (;;) {
-      while (j < rd.n && len < target) {
-        const Reader::Char c = rd.at(j);
-        if (!c.valid && !strict) {
-          bad_next = true;
-          break;
-        }
-        len += bytes_for(buf.data() + len, c.cp);
-        j += c.units;
-      }
+      j = transcode(rd, j, buf.data(), len, target, strict, bad_next);
       if (j == rd.n || bad_next) break;
       const std::size_t cut = safe_cut(rd, pairs, i, j);
       if (cut > i) {

@@ -115,6 +115,15 @@ struct CodecOps {
                          ErrorMode mode, bool final, const kernels::Kernel& k) noexcept;
   std::size_t decode_factor;  // output bytes per input byte, at most, in any mode
   std::size_t encode_factor;
+  // encode_units' fast path, or null: from unit `i` of `in`, converts what
+  // this family's encode() takes in its own fast loop (so the same bytes),
+  // straight from the units, into out from `w`; stops before the first unit
+  // it does not take (a kernel without table shortcuts takes none) or when
+  // out has no room, and returns the new i (w updated). The block path
+  // (src/units.cpp) converts the rest.
+  std::size_t (*encode_units_prefix)(const CodecRow& row, const UnitText& in, std::size_t i,
+                                     std::span<char> out, std::size_t& w, const kernels::Kernel& k) noexcept =
+      nullptr;
 };
 
 // Families (src/codecs/).

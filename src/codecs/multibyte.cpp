@@ -285,11 +285,55 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
   return r;
 }
 
+// encode_units' fast path: encode()'s fast loop (above) read from code
+// units: ASCII other than NUL, and a code point of U+0800..U+FFFF (three
+// bytes of UTF-8, no surrogate) with a two-byte code, in an encoding
+// without combined characters. Anything else stops it, for the block path.
+template <class Unit>
+std::size_t encode_prefix(const MultibyteDense& d, const Unit* u, std::size_t i, std::size_t n, char* ob,
+                          std::size_t cap, std::size_t& w) noexcept {
+  const CodePages pages{d.page_of, d.page_count, d.pages};
+  std::size_t fw = w;
+  while (i < n) {
+    const std::uint32_t cp = u[i];
+    if (cp - 1u < 0x7Fu) {
+      if (fw == cap) break;
+      ob[fw++] = static_cast<char>(cp);
+      ++i;
+      continue;
+    }
+    if (cp < 0x800u || cp > 0xFFFFu || cp - 0xD800u < 0x800u || cap - fw < 2) break;
+    const std::uint32_t code = pages(cp);
+    if (code < 0x8000u) break;  // as in encode(): only a two-byte code here
+    ob[fw] = static_cast<char>(code >> 8);
+    ob[fw + 1] = static_cast<char>(code & 0xFF);
+    fw += 2;
+    ++i;
+  }
+  w = fw;
+  return i;
+}
+
+std::size_t encode_units_prefix(const CodecRow& row, const UnitText& in, std::size_t i, std::span<char> out,
+                                std::size_t& w, const kernels::Kernel& k) noexcept {
+  const MultibyteDense& d = *row.tables.multibyte;
+  if (!k.table_shortcuts || d.pair_count != 0) return i;
+  switch (in.form) {
+    case UnitForm::Latin1:
+      return encode_prefix(d, static_cast<const std::uint8_t*>(in.data), i, in.length, out.data(), out.size(), w);
+    case UnitForm::Ucs2:
+    case UnitForm::Utf16:
+      return encode_prefix(d, static_cast<const char16_t*>(in.data), i, in.length, out.data(), out.size(), w);
+    case UnitForm::Utf32: break;
+  }
+  return encode_prefix(d, static_cast<const char32_t*>(in.data), i, in.length, out.data(), out.size(), w);
+}
+
 }  // namespace
 
 // A byte may decode to U+FFFD (3 bytes), a two-byte character to two code
 // points (6 bytes); a two-byte UTF-8 character may encode to four bytes
 // (GB18030).
-const CodecOps multibyte_ops = {&decode, &encode, &decode_units, 3, 2};
+const CodecOps multibyte_ops = {&decode, &encode, &decode_units, 3, 2, &encode_units_prefix};
 
 }  // namespace pgcodec::detail
