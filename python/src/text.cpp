@@ -91,11 +91,16 @@ PyObject* decode_str(const Codec& c, std::string_view in, ErrorMode mode, bool f
     // one code point first, so a pair shows as OutputFull with nothing
     // written; the next character's code point must not widen the str (a
     // str of a kind wider than its widest character is not a valid str).
+    // A character is at most 4 bytes: the probe reads no more than 8 (a
+    // long input would cost the decoder's set-up for nothing), as a final
+    // input when more follows (its first character is whole).
     char32_t next[2] = {0, 0};
-    const Result probe = c.decode_units(in.substr(in_done), {next, 1, UnitForm::Utf32, 0x10FFFF}, mode, final);
+    const std::string_view ahead = in.substr(in_done, 8);
+    const bool ahead_final = final || ahead.size() < in.size() - in_done;
+    const Result probe = c.decode_units(ahead, {next, 1, UnitForm::Utf32, 0x10FFFF}, mode, ahead_final);
     Py_UCS4 wanted = next[0];
     if (probe.written == 0) {
-      c.decode_units(in.substr(in_done), {next, 2, UnitForm::Utf32, 0x10FFFF}, mode, final);
+      c.decode_units(ahead, {next, 2, UnitForm::Utf32, 0x10FFFF}, mode, ahead_final);
       wanted = std::max(next[0], next[1]);
     }
     maxchar = wanted <= 0xFF ? 0xFF : wanted <= 0xFFFF ? 0xFFFF : 0x10FFFF;

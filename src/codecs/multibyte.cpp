@@ -285,10 +285,12 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
   return r;
 }
 
-// encode_units' fast path: encode()'s fast loop (above) read from code
-// units: ASCII other than NUL, and a code point of U+0800..U+FFFF (three
-// bytes of UTF-8, no surrogate) with a two-byte code, in an encoding
-// without combined characters. Anything else stops it, for the block path.
+// encode_units' fast path: what encode() (above) does for a character in
+// an encoding without combined characters, read from code units: ASCII
+// other than NUL as itself, any other character by its table code
+// (dense_encode: pages, wide codes, GB18030's four-byte runs). What is no
+// character (NUL, a surrogate, a unit above U+10FFFF), has no code or finds
+// no room stops it, for the block path to report or replace.
 template <class Unit>
 std::size_t encode_prefix(const MultibyteDense& d, const Unit* u, std::size_t i, std::size_t n, char* ob,
                           std::size_t cap, std::size_t& w) noexcept {
@@ -302,12 +304,18 @@ std::size_t encode_prefix(const MultibyteDense& d, const Unit* u, std::size_t i,
       ++i;
       continue;
     }
-    if (cp < 0x800u || cp > 0xFFFFu || cp - 0xD800u < 0x800u || cap - fw < 2) break;
-    const std::uint32_t code = pages(cp);
-    if (code < 0x8000u) break;  // as in encode(): only a two-byte code here
-    ob[fw] = static_cast<char>(code >> 8);
-    ob[fw + 1] = static_cast<char>(code & 0xFF);
-    fw += 2;
+    if (cp == 0 || cp - 0xD800u < 0x800u || cp > 0x10FFFFu) break;
+    std::uint32_t code = pages(cp);
+    if (code >= 0x8000u) {  // two bytes, the common case
+      if (cap - fw < 2) break;
+      ob[fw] = static_cast<char>(code >> 8);
+      ob[fw + 1] = static_cast<char>(code & 0xFF);
+      fw += 2;
+      ++i;
+      continue;
+    }
+    if (!dense_encode(d, cp, code) || cap - fw < code_length(code)) break;
+    fw += write_code(ob + fw, code);
     ++i;
   }
   w = fw;

@@ -1,6 +1,7 @@
 // The 27 single-byte encodings (LATIN1..10, ISO_8859_5..8, WIN866, WIN874,
 // WIN1250..1258, KOI8R, KOI8U): table-driven both ways, ASCII runs copied
 // wholesale. The tables are constant data (tables/dense.hpp, generated).
+#include <algorithm>
 #include <cstring>
 
 #include "codec_table.hpp"
@@ -28,16 +29,25 @@ Result decode_to(const CodecRow& row, std::string_view in, S sink, typename S::U
                  const std::size_t cap, ErrorMode mode, const kernels::Kernel& k) noexcept {
   const SingleByteDense& s = *row.tables.single_byte;
   const auto* dec = s.decode;
-  const kernels::SingleByteDecodeFn blocks = S::kUtf8 ? k.single_byte_decode : nullptr;
-  const char32_t limit = sink.limit();
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
   const std::size_t n = in.size();
-  std::size_t i = 0, w = 0, bytewise_until = 0;
+  std::size_t i = 0, w = 0;
   Result r;
-  while (i < n) {
-    if constexpr (S::kUtf8) {
-      // 64 bytes at a time while the block kernel takes them; a block it
-      // hands back goes byte by byte below.
+  // Reports byte i (NUL, or no mapping) in Strict mode; false: replace it.
+  auto bad = [&](unsigned b) {
+    if (mode != ErrorMode::Strict) return false;
+    r.status = Status::Error;
+    r.error = make_error(b == 0 ? ErrorKind::InvalidByteSequence : ErrorKind::NoEquivalent, row.encoding,
+                         Encoding::UTF8, in, i, 1);
+    return true;
+  };
+  if constexpr (S::kUtf8) {
+    // UTF-8: each mapped byte's UTF-8 copied from the table; 64-byte blocks
+    // through the kernel while it takes them (a block it hands back goes
+    // byte by byte), ASCII runs through copy_ascii.
+    const kernels::SingleByteDecodeFn blocks = k.single_byte_decode;
+    std::size_t bytewise_until = 0;
+    while (i < n) {
       if (blocks && i >= bytewise_until && n - i >= 64 && cap - w >= 128) {
         std::size_t made = 0;
         i += blocks(*s.planes, p + i, n - i, o + w, cap - w, made);
@@ -45,23 +55,20 @@ Result decode_to(const CodecRow& row, std::string_view in, S sink, typename S::U
         bytewise_until = i + 64;
         continue;
       }
-    }
-    const unsigned b = p[i];
-    if (b - 1u < 0x7Fu) {  // an ASCII run
-      if (!copy_ascii_units(k, p, n, i, o, cap, w)) break;  // output full
-      continue;
-    }
-    const auto& d = dec[(b - 0x80u) & 0x7Fu];
-    const auto len = static_cast<std::size_t>(d[3]);
-    std::uint32_t cp = 0xFFFD;
-    if (b == 0 || !len) {
-      if (mode == ErrorMode::Strict) {
-        r.status = Status::Error;
-        r.error = make_error(b == 0 ? ErrorKind::InvalidByteSequence : ErrorKind::NoEquivalent,
-                             row.encoding, Encoding::UTF8, in, i, 1);
-        break;
+      const unsigned b = p[i];
+      if (b - 1u < 0x7Fu) {  // an ASCII run
+        if (!copy_ascii_units(k, p, n, i, o, cap, w)) break;  // output full
+        continue;
       }
-    } else if constexpr (S::kUtf8) {
+      const auto& d = dec[(b - 0x80u) & 0x7Fu];
+      const auto len = static_cast<std::size_t>(d[3]);
+      if (b == 0 || !len) {
+        if (bad(b)) break;
+        if (cap - w < 3) break;
+        w += S::store(o + w, 0xFFFD);
+        ++i;
+        continue;
+      }
       if (cap - w < len) break;
       // Only the character's own bytes are stored (2 or 3: every mapped
       // high byte is at least U+0080).
@@ -69,19 +76,77 @@ Result decode_to(const CodecRow& row, std::string_view in, S sink, typename S::U
       if (len == 3) o[w + 2] = d[2];
       w += len;
       ++i;
-      continue;
-    } else {
-      const auto* u = reinterpret_cast<const unsigned char*>(d);
-      cp = len == 2 ? ((u[0] & 0x1Fu) << 6) | (u[1] & 0x3Fu)
-                    : ((u[0] & 0x0Fu) << 12) | ((u[1] & 0x3Fu) << 6) | (u[2] & 0x3Fu);
     }
-    if (cp > limit) {
-      r.status = Status::Wider;
-      break;
+  } else {
+    // Code units: one loop over the bytes, each stored as its code point
+    // (ASCII 8 bytes at a time with table shortcuts), read off the table's
+    // UTF-8; a code point above the sink's limit stops it (Status::Wider).
+    const char32_t limit = sink.limit();
+    const bool shortcuts = k.table_shortcuts;
+    // With table shortcuts and enough input, a code point table on the
+    // stack (made from the UTF-8 one, 0xFFFFFFFF for NUL and unmapped
+    // bytes) runs the common case without a data-dependent branch: text
+    // that mixes ASCII and letters of the encoding's script would
+    // mispredict the ASCII test on most letters. Anything above the limit
+    // (and so every byte to report or replace) leaves it for the loop below.
+    char32_t cps[256];
+    const bool table = shortcuts && n >= 256;
+    if (table) {
+      cps[0] = 0xFFFFFFFFu;
+      for (unsigned b = 1; b < 0x80; ++b) cps[b] = b;
+      for (unsigned b = 0x80; b < 0x100; ++b) {
+        const auto* u = reinterpret_cast<const unsigned char*>(dec[b & 0x7Fu]);
+        const unsigned len = u[3];
+        cps[b] = len == 0   ? 0xFFFFFFFFu
+                 : len == 2 ? ((u[0] & 0x1Fu) << 6) | (u[1] & 0x3Fu)
+                            : ((u[0] & 0x0Fu) << 12) | ((u[1] & 0x3Fu) << 6) | (u[2] & 0x3Fu);
+      }
     }
-    if (cap - w < S::units(cp)) break;
-    w += S::store(o + w, cp);
-    ++i;
+    while (i < n) {
+      if (table) {
+        // Every code point here is one unit in any form (all are <= U+FFFF).
+        const std::size_t m = std::min(n - i, cap - w);
+        std::size_t j = 0;
+        for (; j < m; ++j) {
+          const char32_t cp = cps[p[i + j]];
+          if (cp > limit) break;
+          o[w + j] = static_cast<typename S::Unit>(cp);
+        }
+        i += j;
+        w += j;
+        if (i == n || w == cap) {
+          if (i < n) break;
+          continue;
+        }
+      }
+      if (shortcuts && n - i >= 8 && cap - w >= 8 && ascii_prefix8(p + i) == 8) {
+        for (std::size_t j = 0; j < 8; ++j) o[w + j] = static_cast<typename S::Unit>(p[i + j]);
+        i += 8;
+        w += 8;
+        continue;
+      }
+      const unsigned b = p[i];
+      std::uint32_t cp = b;
+      if (b - 1u >= 0x7Fu) {
+        const auto& d = dec[b & 0x7Fu];  // b is 0 or a high byte
+        const auto len = static_cast<std::size_t>(d[3]);
+        const auto* u = reinterpret_cast<const unsigned char*>(d);
+        if (b == 0 || !len) {
+          if (bad(b)) break;
+          cp = 0xFFFD;
+        } else {
+          cp = len == 2 ? ((u[0] & 0x1Fu) << 6) | (u[1] & 0x3Fu)
+                        : ((u[0] & 0x0Fu) << 12) | ((u[1] & 0x3Fu) << 6) | (u[2] & 0x3Fu);
+        }
+      }
+      if (cp > limit) {
+        r.status = Status::Wider;
+        break;
+      }
+      if (cap - w < S::units(cp)) break;
+      w += S::store(o + w, cp);
+      ++i;
+    }
   }
   if (i < n && r.status == Status::Ok) r.status = Status::OutputFull;
   r.consumed = i;
@@ -163,10 +228,46 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
   return r;
 }
 
+// encode_units' fast path: what encode() (above) does for a character,
+// read from code units: ASCII other than NUL as itself, any other code
+// point by its byte in the table. NUL, what has no byte (surrogates
+// included: no table maps them) and a full buffer stop it, for the block
+// path to report or replace.
+template <class Unit>
+std::size_t encode_prefix(const SingleByteDense& s, const Unit* u, std::size_t i, std::size_t n, char* o,
+                          std::size_t cap, std::size_t& w) noexcept {
+  const SingleBytePages to_byte{s.page_of, s.pages};
+  std::size_t fw = w;
+  const std::size_t stop = i + std::min(n - i, cap - fw);
+  for (; i < stop; ++i) {
+    const std::uint32_t cp = u[i];
+    const unsigned char byte = cp - 1u < 0x7Fu ? static_cast<unsigned char>(cp) : cp ? to_byte(cp) : 0;
+    if (!byte) break;
+    o[fw++] = static_cast<char>(byte);
+  }
+  w = fw;
+  return i;
+}
+
+std::size_t encode_units_prefix(const CodecRow& row, const UnitText& in, std::size_t i, std::span<char> out,
+                                std::size_t& w, const kernels::Kernel& k) noexcept {
+  if (!k.table_shortcuts) return i;
+  const SingleByteDense& s = *row.tables.single_byte;
+  switch (in.form) {
+    case UnitForm::Latin1:
+      return encode_prefix(s, static_cast<const std::uint8_t*>(in.data), i, in.length, out.data(), out.size(), w);
+    case UnitForm::Ucs2:
+    case UnitForm::Utf16:
+      return encode_prefix(s, static_cast<const char16_t*>(in.data), i, in.length, out.data(), out.size(), w);
+    case UnitForm::Utf32: break;
+  }
+  return encode_prefix(s, static_cast<const char32_t*>(in.data), i, in.length, out.data(), out.size(), w);
+}
+
 }  // namespace
 
 // Every byte decodes to at most three UTF-8 bytes (U+FFFD included); every
 // UTF-8 character encodes to at most one byte.
-const CodecOps single_byte_ops = {&decode, &encode, &decode_units, 3, 1};
+const CodecOps single_byte_ops = {&decode, &encode, &decode_units, 3, 1, &encode_units_prefix};
 
 }  // namespace pgcodec::detail

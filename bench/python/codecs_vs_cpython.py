@@ -1,0 +1,280 @@
+#!/usr/bin/python3
+"""pgcodec's Python module against CPython's own codecs, both directions.
+
+For each PostgreSQL encoding CPython has a codec for, a text of its script
+that is not one sentence repeated (words drawn at random from a vocabulary
+made at random from the characters both mappings agree on, with spaces and
+punctuation), cut to 8 B, 100 B, 1 KB, 64 KB, 1 MB and 16 MB of encoded
+bytes, and timed:
+
+  decode  pgcodec.lookup(E).decode(b)   against CPython's fastest of
+          b.decode(py) and codecs.lookup(py).decode(b)
+  encode  pgcodec.lookup(E).encode(s)   against s.encode(py) and
+          codecs.lookup(py).encode(s)
+
+Both must give the same str / bytes first (the run fails otherwise). Time
+per call: the best of --repeat runs of a loop long enough to take
+--min-time seconds (timeit's autorange). Ratio = CPython's time ÷
+pgcodec's: above 1, pgcodec is faster.
+
+    PYTHONPATH=build/dev/python /usr/bin/python3 bench/python/codecs_vs_cpython.py \
+        [--sizes 8,100,1K,64K,1M,16M] [--only SJIS,GBK] [--repeat 5] [--min-time 0.05] \
+        [--markdown bench/python/RESULTS.md] [--json FILE] [--smoke]
+
+--smoke: every row at the three smallest sizes, one short run each (a test
+that the script works, no figures worth keeping). --markdown writes the
+table (through a temporary file and a rename) with the command and the
+machine that made it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import codecs
+import json
+import os
+import platform
+import random
+import sys
+import tempfile
+import time
+import timeit
+
+import pgcodec
+
+# Each row: PostgreSQL's name, CPython's codec, the kind of text, and the
+# code point ranges its characters are drawn from (kept only where pgcodec
+# and CPython encode a character to the same bytes and back).
+KANJI = [(0x4E00, 0x9FA0)]
+KANA = [(0x3041, 0x3097), (0x30A1, 0x30FB)]
+HALF_KANA = [(0xFF61, 0xFF9F)]
+JA_PUNCT = [(0x3001, 0x3003), (0x300C, 0x3010), (0xFF01, 0xFF1F)]
+HANGUL = [(0xAC00, 0xD7A4)]
+LATIN = [(0x61, 0x7B)]
+ROWS = [
+    ("SJIS", "cp932", "kanji and kana", KANJI + KANA + JA_PUNCT),
+    ("SJIS", "cp932", "kana, half-width katakana", KANA + HALF_KANA + KANJI[:0] + [(0x4E00, 0x4F00)]),
+    ("EUC_JP", "euc_jp", "kanji and kana", KANJI + KANA + JA_PUNCT),
+    ("EUC_JIS_2004", "euc_jis_2004", "kanji and kana", KANJI + KANA + JA_PUNCT),
+    ("SHIFT_JIS_2004", "shift_jis_2004", "kanji and kana", KANJI + KANA + JA_PUNCT),
+    ("GBK", "gbk", "Chinese prose", KANJI + [(0x3001, 0x3003), (0xFF0C, 0xFF0D), (0xFF1F, 0xFF20)]),
+    ("GB18030", "gb18030", "Chinese prose", KANJI + [(0x3001, 0x3003), (0xFF0C, 0xFF0D)]),
+    ("GB18030", "gb18030", "random over the repertoire", [(0xA0, 0xD800), (0xE000, 0xFFFE), (0x10000, 0x10FFFF)]),
+    ("BIG5", "big5", "Traditional Chinese prose", KANJI + [(0x3001, 0x3003), (0xFF0C, 0xFF0D)]),
+    ("UHC", "cp949", "hangul with spaces", HANGUL),
+    ("EUC_KR", "euc_kr", "hangul with spaces", HANGUL),
+    ("JOHAB", "johab", "hangul with spaces", HANGUL),
+    ("WIN1252", "cp1252", "Western prose, curly quotes and euro", LATIN + [(0xE0, 0x100), (0x2018, 0x201F), (0x20AC, 0x20AD), (0x2026, 0x2027)]),
+    ("LATIN1", "latin_1", "Western prose", LATIN + [(0xE0, 0x100)]),
+    ("LATIN2", "iso8859_2", "Central European prose", LATIN + [(0x100, 0x180)]),
+    ("LATIN9", "iso8859_15", "Western prose and euro", LATIN + [(0xE0, 0x100), (0x20AC, 0x20AD)]),
+    ("ISO_8859_5", "iso8859_5", "Cyrillic", [(0x430, 0x450)]),
+    ("ISO_8859_7", "iso8859_7", "Greek", [(0x3B1, 0x3CA)]),
+    ("KOI8R", "koi8_r", "Cyrillic", [(0x430, 0x450)]),
+    ("WIN1251", "cp1251", "Cyrillic", [(0x430, 0x450)]),
+    ("WIN874", "cp874", "Thai", [(0xE01, 0xE3B), (0xE40, 0xE5C)]),
+    ("UTF8", "utf_8", "mixed scripts", LATIN + [(0xE0, 0x100), (0x430, 0x450)] + KANJI + HANGUL + [(0x1F600, 0x1F650)]),
+    ("UTF8", "utf_8", "kanji and kana", KANJI + KANA + JA_PUNCT),
+]
+PUNCT = " ,.;:!?"
+SIZES = {"8": 8, "100": 100, "1K": 1000, "64K": 64 * 1024, "1M": 1 << 20, "16M": 16 << 20}
+
+
+def agreed(name: str, py: str, ranges, rng: random.Random, want: int = 3000) -> list[str]:
+    """Characters of `ranges` that pgcodec and CPython encode alike."""
+    c = pgcodec.lookup(name)
+    pool = [cp for lo, hi in ranges for cp in range(lo, hi)]
+    rng.shuffle(pool)
+    out = []
+    for cp in pool:
+        ch = chr(cp)
+        try:
+            mine = c.encode(ch)
+        except UnicodeError:
+            continue
+        try:
+            theirs = ch.encode(py)
+        except UnicodeError:
+            continue
+        try:
+            back = c.decode(mine)
+        except UnicodeError:  # JOHAB: PostgreSQL writes codes it then rejects
+            continue
+        if mine == theirs and len(mine) > 0 and back == ch:
+            out.append(ch)
+            if len(out) >= want:
+                break
+    return out
+
+
+def make_text(name: str, py: str, ranges, nbytes: int, seed: int) -> str:
+    """About nbytes of encoded text: words of 1..8 characters from a random
+    vocabulary of 4,000, separated by spaces and punctuation, ASCII digits now
+    and then: varied enough that no branch predictor learns it."""
+    rng = random.Random(seed)
+    chars = agreed(name, py, ranges, rng)
+    if len(chars) < 20:
+        raise SystemExit(f"codecs_vs_cpython: only {len(chars)} characters of {name}/{py} agree; fix the row")
+    vocab = ["".join(rng.choices(chars, k=rng.randrange(1, 9))) for _ in range(4000)]
+    vocab += [str(rng.randrange(10 ** rng.randrange(1, 5))) for _ in range(100)]
+    seps = [" "] * 12 + [p + " " for p in PUNCT[1:]]
+    per_word = sum(len(w.encode(py)) for w in vocab[:200]) / 200 + 1.2
+    n = int(nbytes / per_word) + 8
+    words = rng.choices(vocab, k=n)
+    sep = rng.choices(seps, k=n)
+    text = "".join(w + s for w, s in zip(words, sep))
+    data = text.encode(py)
+    # Cut to nbytes at a character boundary.
+    if len(data) > nbytes:
+        lo, hi = 0, len(text)
+        while lo < hi:  # the longest prefix that fits
+            mid = (lo + hi + 1) // 2
+            if len(text[:mid].encode(py)) <= nbytes:
+                lo = mid
+            else:
+                hi = mid - 1
+        text = text[:lo]
+    return text
+
+
+def best(stmt, repeat: int, min_time: float) -> float:
+    """Seconds per call: the best of `repeat` runs of a loop of at least min_time."""
+    t = timeit.Timer(stmt)
+    number = 1
+    while True:
+        elapsed = t.timeit(number)
+        if elapsed >= min_time:
+            break
+        number = max(number * 2, int(number * min_time / max(elapsed, 1e-9) * 1.2))
+    times = [elapsed] + [t.timeit(number) for _ in range(repeat - 1)]
+    return min(times) / number
+
+
+def measure(name: str, py: str, text: str, repeat: int, min_time: float) -> dict:
+    c = pgcodec.lookup(name)
+    info = codecs.lookup(py)
+    data = text.encode(py)
+    # Correctness first: the same str and the same bytes.
+    if c.decode(data) != text or data.decode(py) != text:
+        raise SystemExit(f"codecs_vs_cpython: {name} and {py} decode the test text differently")
+    if c.encode(text) != data or info.encode(text)[0] != data:
+        raise SystemExit(f"codecs_vs_cpython: {name} and {py} encode the test text differently")
+    dec_ours = best(lambda: c.decode(data), repeat, min_time)
+    dec_py = min(best(lambda: data.decode(py), repeat, min_time),
+                 best(lambda: info.decode(data), repeat, min_time))
+    enc_ours = best(lambda: c.encode(text), repeat, min_time)
+    enc_py = min(best(lambda: text.encode(py), repeat, min_time),
+                 best(lambda: info.encode(text), repeat, min_time))
+    return {"encoding": name, "python": py, "bytes": len(data), "chars": len(text),
+            "decode_ns": dec_ours * 1e9, "decode_py_ns": dec_py * 1e9,
+            "encode_ns": enc_ours * 1e9, "encode_py_ns": enc_py * 1e9}
+
+
+def fmt_time(ns: float) -> str:
+    if ns < 10_000:
+        return f"{ns:.0f} ns"
+    if ns < 10_000_000:
+        return f"{ns / 1000:.1f} µs"
+    return f"{ns / 1e6:.1f} ms"
+
+
+def machine() -> str:
+    model = platform.processor() or "unknown CPU"
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}, Python {platform.python_version()}"
+
+
+def markdown(results: list[dict], command: str, elapsed: float) -> str:
+    lines = [
+        "<!-- Generated by bench/python/codecs_vs_cpython.py; do not edit, rerun it. -->",
+        "# pgcodec's Python module against CPython's codecs",
+        "",
+        f"Command: `{command}`  ",
+        f"Machine: {machine()}  ",
+        f"Run took {elapsed:.0f} s. Time per call is the best of the runs; CPython's is the faster of "
+        "`b.decode(py)` / `codecs.lookup(py).decode(b)` (encode likewise). Ratio = CPython ÷ pgcodec: "
+        "above 1.00 pgcodec is faster. ns/B is per encoded byte.",
+        "",
+        "| encoding (CPython codec) | text | size | decode pgcodec | ns/B | CPython | ratio | encode pgcodec | ns/B | CPython | ratio |",
+        "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+    ]
+    for r in results:
+        b = max(r["bytes"], 1)
+        lines.append(
+            f"| {r['encoding']} ({r['python']}) | {r['text']} | {r['size']} | {fmt_time(r['decode_ns'])} | "
+            f"{r['decode_ns'] / b:.2f} | {fmt_time(r['decode_py_ns'])} | {r['decode_py_ns'] / r['decode_ns']:.2f} | "
+            f"{fmt_time(r['encode_ns'])} | {r['encode_ns'] / b:.2f} | {fmt_time(r['encode_py_ns'])} | "
+            f"{r['encode_py_ns'] / r['encode_ns']:.2f} |")
+    slow = [r for r in results if r["decode_py_ns"] < r["decode_ns"] or r["encode_py_ns"] < r["encode_ns"]]
+    lines += ["", f"Rows where CPython is faster in a direction: {len(slow)} of {len(results)}."]
+    return "\n".join(lines) + "\n"
+
+
+def write_atomically(path: str, text: str) -> None:
+    d = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".codecs_vs_cpython-", dir=d)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sizes", default=",".join(SIZES), help="sizes of encoded text (default: %(default)s)")
+    ap.add_argument("--only", default="", help="PostgreSQL encodings to run, comma-separated (default: all rows)")
+    ap.add_argument("--repeat", type=int, default=5, help="runs per timing; the best counts (default: %(default)s)")
+    ap.add_argument("--min-time", type=float, default=0.05, help="seconds each run lasts at least (default: %(default)s)")
+    ap.add_argument("--markdown", help="write the table here")
+    ap.add_argument("--json", help="write every figure here")
+    ap.add_argument("--smoke", action="store_true", help="three small sizes, one short run each")
+    args = ap.parse_args()
+    sizes = args.sizes.split(",")
+    for s in sizes:
+        if s not in SIZES:
+            ap.error(f"unknown size {s!r}; one of {', '.join(SIZES)}")
+    if args.smoke:
+        sizes, args.repeat, args.min_time = ["8", "100", "1K"], 1, 0.001
+    only = {s.strip().upper() for s in args.only.split(",") if s.strip()}
+    rows = [r for r in ROWS if not only or r[0] in only]
+    if not rows:
+        ap.error(f"--only {args.only!r} names no row")
+    start = time.monotonic()
+    results = []
+    for i, (name, py, kind, ranges) in enumerate(rows):
+        big = make_text(name, py, ranges, max(SIZES[s] for s in sizes), seed=24 + i)
+        for s in sizes:
+            text = make_text(name, py, ranges, SIZES[s], seed=24 + i) if SIZES[s] < 4096 else big
+            if SIZES[s] >= 4096 and len(text.encode(py)) > SIZES[s]:
+                lo = int(len(text) * SIZES[s] / len(text.encode(py)))
+                text = text[:lo]
+            r = measure(name, py, text, args.repeat, args.min_time)
+            r.update(text=kind, size=s)
+            results.append(r)
+            print(f"{name:>14} {kind:<38} {s:>4}: decode {r['decode_py_ns'] / r['decode_ns']:5.2f}x "
+                  f"encode {r['encode_py_ns'] / r['encode_ns']:5.2f}x  ({fmt_time(r['decode_ns'])}, "
+                  f"{fmt_time(r['encode_ns'])})", file=sys.stderr, flush=True)
+    elapsed = time.monotonic() - start
+    command = "PYTHONPATH=build/dev/python /usr/bin/python3 bench/python/codecs_vs_cpython.py " + \
+        " ".join(a for a in sys.argv[1:] if not a.startswith("--markdown") and not a.startswith("--json")
+                 and a != args.markdown and a != args.json)
+    if args.markdown:
+        write_atomically(args.markdown, markdown(results, command.strip(), elapsed))
+    if args.json:
+        write_atomically(args.json, json.dumps(results, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
