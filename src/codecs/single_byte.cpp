@@ -89,8 +89,11 @@ Result decode_to(const CodecRow& row, std::string_view in, S sink, typename S::U
     // that mixes ASCII and letters of the encoding's script would
     // mispredict the ASCII test on most letters. Anything above the limit
     // (and so every byte to report or replace) leaves it for the loop below.
+    // LATIN1 is the identity on 01..FF: into a form that holds U+00FF, a
+    // copy up to the next NUL (widened for 2- and 4-byte units).
+    const bool identity = shortcuts && row.encoding == Encoding::LATIN1 && limit >= 0xFF;
     char32_t cps[256];
-    const bool table = shortcuts && n >= 256;
+    const bool table = shortcuts && !identity && n >= 256 && limit > 0x7F;  // (ASCII: stops at the first letter)
     if (table) {
       cps[0] = 0xFFFFFFFFu;
       for (unsigned b = 1; b < 0x80; ++b) cps[b] = b;
@@ -103,6 +106,22 @@ Result decode_to(const CodecRow& row, std::string_view in, S sink, typename S::U
       }
     }
     while (i < n) {
+      if (identity) {
+        const std::size_t m = std::min(n - i, cap - w);
+        const void* nul = std::memchr(p + i, 0, m);
+        const std::size_t run = nul ? static_cast<std::size_t>(static_cast<const unsigned char*>(nul) - (p + i)) : m;
+        if constexpr (sizeof(typename S::Unit) == 1) {
+          if (run) std::memcpy(o + w, p + i, run);
+        } else {
+          for (std::size_t j = 0; j < run; ++j) o[w + j] = static_cast<typename S::Unit>(p[i + j]);
+        }
+        i += run;
+        w += run;
+        if (i == n || w == cap) {
+          if (i < n) break;
+          continue;
+        }
+      }
       if (table) {
         // Every code point here is one unit in any form (all are <= U+FFFF).
         const std::size_t m = std::min(n - i, cap - w);
@@ -252,6 +271,16 @@ std::size_t encode_prefix(const SingleByteDense& s, const Unit* u, std::size_t i
 std::size_t encode_units_prefix(const CodecRow& row, const UnitText& in, std::size_t i, std::span<char> out,
                                 std::size_t& w, const kernels::Kernel& k) noexcept {
   if (!k.table_shortcuts) return i;
+  if (row.encoding == Encoding::LATIN1 && in.form == UnitForm::Latin1) {
+    // LATIN1 from Latin-1 units: a copy up to the next NUL.
+    const auto* u = static_cast<const unsigned char*>(in.data) + i;
+    const std::size_t m = std::min(in.length - i, out.size() - w);
+    const void* nul = std::memchr(u, 0, m);
+    const std::size_t run = nul ? static_cast<std::size_t>(static_cast<const unsigned char*>(nul) - u) : m;
+    if (run) std::memcpy(out.data() + w, u, run);
+    w += run;
+    return i + run;
+  }
   const SingleByteDense& s = *row.tables.single_byte;
   switch (in.form) {
     case UnitForm::Latin1:
