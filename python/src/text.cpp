@@ -11,6 +11,8 @@
 // input byte is decoded once, and the prefix is copied at most three times
 // (ASCII -> Latin-1 -> UCS-2 -> UCS-4). The str is allocated for one
 // character per input byte (the most there can be) and shrunk at the end.
+// Up to 256 bytes it decodes into UTF-32 on the stack instead and makes the
+// str once (decode_small).
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -59,6 +61,36 @@ Result run_decode(const Codec& c, std::string_view in, const UnitBuffer& out, Er
   return r;
 }
 
+// Up to this many input bytes, decode_str decodes into UTF-32 on the stack
+// and makes the str once, of the kind its widest character needs: for short
+// text one allocation and one narrowing copy cost less than the widening
+// steps (each a new str) that a wide first character would take.
+constexpr std::size_t kSmallDecode = 256;
+
+template <class To>
+void narrow(const char32_t* from, void* to, std::size_t n) {
+  auto* t = static_cast<To*>(to);
+  for (std::size_t i = 0; i < n; ++i) t[i] = static_cast<To>(from[i]);
+}
+
+PyObject* decode_small(const Codec& c, std::string_view in, ErrorMode mode, bool final, Result& r) {
+  char32_t units[kSmallDecode];
+  r = c.decode_units(in, {units, in.size(), UnitForm::Utf32, 0x10FFFF}, mode, final);
+  // The OR of the code points is below 2^k exactly when their maximum is,
+  // which is all the kind depends on.
+  Py_UCS4 bits = 0;
+  for (std::size_t i = 0; i < r.written; ++i) bits |= units[i];
+  const Py_UCS4 maxchar = bits < 0x80 ? 0x7F : bits <= 0xFF ? 0xFF : bits <= 0xFFFF ? 0xFFFF : 0x10FFFF;
+  PyObject* str = PyUnicode_New(static_cast<Py_ssize_t>(r.written), maxchar);
+  if (!str) return nullptr;
+  switch (PyUnicode_KIND(str)) {
+    case PyUnicode_1BYTE_KIND: narrow<Py_UCS1>(units, PyUnicode_DATA(str), r.written); break;
+    case PyUnicode_2BYTE_KIND: narrow<Py_UCS2>(units, PyUnicode_DATA(str), r.written); break;
+    default: std::memcpy(PyUnicode_DATA(str), units, r.written * sizeof(char32_t)); break;
+  }
+  return str;
+}
+
 }  // namespace
 
 PyObject* decode_str(const Codec& c, std::string_view in, ErrorMode mode, bool final, Result& r) {
@@ -66,6 +98,7 @@ PyObject* decode_str(const Codec& c, std::string_view in, ErrorMode mode, bool f
   r = Result{};
   if (n == 0) return PyUnicode_New(0, 0);
   if (n > static_cast<std::size_t>(PY_SSIZE_T_MAX) / 4) return PyErr_NoMemory();
+  if (n <= kSmallDecode) return decode_small(c, in, mode, final, r);
   Py_UCS4 maxchar = 0x7F;
   PyObject* str = PyUnicode_New(static_cast<Py_ssize_t>(n), maxchar);
   if (!str) return nullptr;

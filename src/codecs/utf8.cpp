@@ -84,6 +84,36 @@ Result decode_to(std::string_view in, S sink, typename S::Unit* const o, const s
       r.status = Status::OutputFull;
       break;
     }
+    // Two- and three-byte characters (Latin, Greek, Cyrillic, ..., CJK)
+    // inline with table shortcuts: PostgreSQL's rule for them (no overlong
+    // form, no surrogate) is Unicode's.
+    const unsigned c0 = p[i];
+    if (k.table_shortcuts && n - i >= 3) {
+      const unsigned c1 = p[i + 1], c2 = p[i + 2];
+      std::uint32_t fast = 0;
+      std::size_t fl = 0;
+      if (c0 - 0xC2u < 0x1Eu && (c1 & 0xC0u) == 0x80u) {
+        fast = ((c0 & 0x1Fu) << 6) | (c1 & 0x3Fu);
+        fl = 2;
+      } else if ((c0 & 0xF0u) == 0xE0u && (c1 & 0xC0u) == 0x80u && (c2 & 0xC0u) == 0x80u &&
+                 (c0 != 0xE0u || c1 >= 0xA0u) && (c0 != 0xEDu || c1 < 0xA0u)) {
+        fast = ((c0 & 0x0Fu) << 12) | ((c1 & 0x3Fu) << 6) | (c2 & 0x3Fu);
+        fl = 3;
+      }
+      if (fl) {
+        if (fast > limit) {
+          r.status = Status::Wider;
+          break;
+        }
+        if (cap - w < S::units(fast)) {
+          r.status = Status::OutputFull;
+          break;
+        }
+        w += S::store(o + w, fast);
+        i += fl;
+        continue;
+      }
+    }
     const int l = verify_char(Encoding::UTF8, p + i, n - i);
     std::uint32_t cp = 0xFFFD;
     if (l > 0) {
