@@ -43,45 +43,80 @@ import timeit
 import pgcodec
 
 # Each row: PostgreSQL's name, CPython's codec, the kind of text, and the
-# code point ranges its characters are drawn from (kept only where pgcodec
-# and CPython encode a character to the same bytes and back).
-KANJI = [(0x4E00, 0x9FA0)]
-KANA = [(0x3041, 0x3097), (0x30A1, 0x30FB)]
+# groups its characters are drawn from: (share of the characters, code point
+# ranges, and optionally a test on CPython's bytes for the character). Only
+# characters pgcodec and CPython encode to the same bytes, and decode back,
+# are kept. The shares approximate real text (kana and common kanji in
+# Japanese, a few accented letters in Western prose); "random over the
+# repertoire" rows take every character alike, rare ones included.
+def _code(py: str):
+    return lambda ch: int.from_bytes(ch.encode(py), "big")
+
+
+def _between(py: str, lo: int, hi: int):
+    code = _code(py)
+    return lambda ch: lo <= code(ch) <= hi
+
+
+CJK = [(0x4E00, 0x9FA0)]
+HIRAGANA = [(0x3041, 0x3097)]
+KATAKANA = [(0x30A1, 0x30FB)]
 HALF_KANA = [(0xFF61, 0xFF9F)]
 JA_PUNCT = [(0x3001, 0x3003), (0x300C, 0x3010), (0xFF01, 0xFF1F)]
+ZH_PUNCT = [(0x3001, 0x3003), (0xFF0C, 0xFF0D), (0xFF1F, 0xFF20)]
 HANGUL = [(0xAC00, 0xD7A4)]
 LATIN = [(0x61, 0x7B)]
+ACCENTED = [(0xE0, 0x100)]
+
+
+def japanese(py: str):  # JIS X 0208 level-1 kanji (SJIS 889F..9872)
+    return [(0.45, HIRAGANA, None), (0.10, KATAKANA, None), (0.05, JA_PUNCT, None),
+            (0.40, CJK, lambda ch: 0x889F <= _code("cp932")(ch) <= 0x9872)]
+
+
+def western(extra):
+    return [(0.93, LATIN, None), (0.05, ACCENTED, None), (0.02, extra, None)]
+
+
 ROWS = [
-    ("SJIS", "cp932", "kanji and kana", KANJI + KANA + JA_PUNCT),
-    ("SJIS", "cp932", "kana, half-width katakana", KANA + HALF_KANA + KANJI[:0] + [(0x4E00, 0x4F00)]),
-    ("EUC_JP", "euc_jp", "kanji and kana", KANJI + KANA + JA_PUNCT),
-    ("EUC_JIS_2004", "euc_jis_2004", "kanji and kana", KANJI + KANA + JA_PUNCT),
-    ("SHIFT_JIS_2004", "shift_jis_2004", "kanji and kana", KANJI + KANA + JA_PUNCT),
-    ("GBK", "gbk", "Chinese prose", KANJI + [(0x3001, 0x3003), (0xFF0C, 0xFF0D), (0xFF1F, 0xFF20)]),
-    ("GB18030", "gb18030", "Chinese prose", KANJI + [(0x3001, 0x3003), (0xFF0C, 0xFF0D)]),
-    ("GB18030", "gb18030", "random over the repertoire", [(0xA0, 0xD800), (0xE000, 0xFFFE), (0x10000, 0x10FFFF)]),
-    ("BIG5", "big5", "Traditional Chinese prose", KANJI + [(0x3001, 0x3003), (0xFF0C, 0xFF0D)]),
-    ("UHC", "cp949", "hangul with spaces", HANGUL),
-    ("EUC_KR", "euc_kr", "hangul with spaces", HANGUL),
-    ("JOHAB", "johab", "hangul with spaces", HANGUL),
-    ("WIN1252", "cp1252", "Western prose, curly quotes and euro", LATIN + [(0xE0, 0x100), (0x2018, 0x201F), (0x20AC, 0x20AD), (0x2026, 0x2027)]),
-    ("LATIN1", "latin_1", "Western prose", LATIN + [(0xE0, 0x100)]),
-    ("LATIN2", "iso8859_2", "Central European prose", LATIN + [(0x100, 0x180)]),
-    ("LATIN9", "iso8859_15", "Western prose and euro", LATIN + [(0xE0, 0x100), (0x20AC, 0x20AD)]),
-    ("ISO_8859_5", "iso8859_5", "Cyrillic", [(0x430, 0x450)]),
-    ("ISO_8859_7", "iso8859_7", "Greek", [(0x3B1, 0x3CA)]),
-    ("KOI8R", "koi8_r", "Cyrillic", [(0x430, 0x450)]),
-    ("WIN1251", "cp1251", "Cyrillic", [(0x430, 0x450)]),
-    ("WIN874", "cp874", "Thai", [(0xE01, 0xE3B), (0xE40, 0xE5C)]),
-    ("UTF8", "utf_8", "mixed scripts", LATIN + [(0xE0, 0x100), (0x430, 0x450)] + KANJI + HANGUL + [(0x1F600, 0x1F650)]),
-    ("UTF8", "utf_8", "kanji and kana", KANJI + KANA + JA_PUNCT),
+    ("SJIS", "cp932", "kanji and kana", japanese("cp932")),
+    ("SJIS", "cp932", "kana, half-width katakana", [(0.4, HIRAGANA, None), (0.4, HALF_KANA, None),
+                                                    (0.2, CJK, lambda ch: 0x889F <= _code("cp932")(ch) <= 0x9872)]),
+    ("SJIS", "cp932", "random over the repertoire", [(1, [(0xA0, 0x10000)], None)]),
+    ("EUC_JP", "euc_jp", "kanji and kana", japanese("euc_jp")),
+    ("EUC_JP", "euc_jp", "random over the repertoire", [(1, [(0xA0, 0x10000)], None)]),
+    ("EUC_JIS_2004", "euc_jis_2004", "kanji and kana", japanese("euc_jis_2004")),
+    ("SHIFT_JIS_2004", "shift_jis_2004", "kanji and kana", japanese("shift_jis_2004")),
+    ("GBK", "gbk", "Chinese prose", [(0.92, CJK, _between("gbk", 0xB0A1, 0xD7FE)), (0.08, ZH_PUNCT, None)]),
+    ("GB18030", "gb18030", "Chinese prose", [(0.92, CJK, _between("gb18030", 0xB0A1, 0xD7FE)),
+                                            (0.08, ZH_PUNCT, None)]),
+    ("GB18030", "gb18030", "random over the repertoire", [(1, [(0xA0, 0xD800), (0xE000, 0xFFFE), (0x10000, 0x10FFFF)], None)]),
+    ("BIG5", "big5", "Traditional Chinese prose", [(0.92, CJK, _between("big5", 0xA440, 0xC67E)), (0.08, ZH_PUNCT, None)]),
+    ("UHC", "cp949", "hangul with spaces", [(1, HANGUL, _between("cp949", 0xB0A1, 0xC8FE))]),
+    ("UHC", "cp949", "random over the repertoire", [(1, [(0xA0, 0x10000)], None)]),
+    ("EUC_KR", "euc_kr", "hangul with spaces", [(1, HANGUL, None)]),
+    ("JOHAB", "johab", "hangul with spaces", [(1, HANGUL, None)]),
+    ("WIN1252", "cp1252", "Western prose, curly quotes and euro",
+     western([(0x2018, 0x201A), (0x201C, 0x201E), (0x20AC, 0x20AD), (0x2026, 0x2027), (0x2013, 0x2015)])),
+    ("LATIN1", "latin_1", "Western prose", western([(0xA0, 0xC0)])),
+    ("LATIN2", "iso8859_2", "Central European prose", western([(0x100, 0x180)])),
+    ("LATIN9", "iso8859_15", "Western prose and euro", western([(0x20AC, 0x20AD)])),
+    ("ISO_8859_5", "iso8859_5", "Cyrillic", [(1, [(0x430, 0x450)], None)]),
+    ("ISO_8859_7", "iso8859_7", "Greek", [(1, [(0x3B1, 0x3CA)], None)]),
+    ("KOI8R", "koi8_r", "Cyrillic", [(1, [(0x430, 0x450)], None)]),
+    ("WIN1251", "cp1251", "Cyrillic", [(1, [(0x430, 0x450)], None)]),
+    ("WIN874", "cp874", "Thai", [(1, [(0xE01, 0xE3B), (0xE40, 0xE5C)], None)]),
+    ("UTF8", "utf_8", "mixed scripts", [(0.5, LATIN, None), (0.1, ACCENTED, None), (0.1, [(0x430, 0x450)], None),
+                                        (0.15, CJK, None), (0.1, HANGUL, None), (0.05, [(0x1F600, 0x1F650)], None)]),
+    ("UTF8", "utf_8", "kanji and kana", japanese("cp932")),
 ]
 PUNCT = " ,.;:!?"
 SIZES = {"8": 8, "100": 100, "1K": 1000, "64K": 64 * 1024, "1M": 1 << 20, "16M": 16 << 20}
 
 
-def agreed(name: str, py: str, ranges, rng: random.Random, want: int = 3000) -> list[str]:
-    """Characters of `ranges` that pgcodec and CPython encode alike."""
+def agreed(name: str, py: str, ranges, keep, rng: random.Random, want: int = 3000) -> list[str]:
+    """Characters of `ranges` that pgcodec and CPython encode alike (and
+    that `keep` accepts)."""
     c = pgcodec.lookup(name)
     pool = [cp for lo, hi in ranges for cp in range(lo, hi)]
     rng.shuffle(pool)
@@ -90,32 +125,33 @@ def agreed(name: str, py: str, ranges, rng: random.Random, want: int = 3000) -> 
         ch = chr(cp)
         try:
             mine = c.encode(ch)
-        except UnicodeError:
-            continue
-        try:
             theirs = ch.encode(py)
-        except UnicodeError:
-            continue
-        try:
             back = c.decode(mine)
+            kept = keep is None or keep(ch)
         except UnicodeError:  # JOHAB: PostgreSQL writes codes it then rejects
             continue
-        if mine == theirs and len(mine) > 0 and back == ch:
+        if mine == theirs and len(mine) > 0 and back == ch and kept:
             out.append(ch)
             if len(out) >= want:
                 break
     return out
 
 
-def make_text(name: str, py: str, ranges, nbytes: int, seed: int) -> str:
+def make_text(name: str, py: str, groups, nbytes: int, seed: int) -> str:
     """About nbytes of encoded text: words of 1..8 characters from a random
     vocabulary of 4,000, separated by spaces and punctuation, ASCII digits now
     and then: varied enough that no branch predictor learns it."""
     rng = random.Random(seed)
-    chars = agreed(name, py, ranges, rng)
+    chars, weights = [], []
+    for share, ranges, keep in groups:
+        got = agreed(name, py, ranges, keep, rng)
+        if not got:
+            raise SystemExit(f"codecs_vs_cpython: no character of a group of {name}/{py} agrees; fix the row")
+        chars += got
+        weights += [share / len(got)] * len(got)
     if len(chars) < 20:
         raise SystemExit(f"codecs_vs_cpython: only {len(chars)} characters of {name}/{py} agree; fix the row")
-    vocab = ["".join(rng.choices(chars, k=rng.randrange(1, 9))) for _ in range(4000)]
+    vocab = ["".join(rng.choices(chars, weights, k=rng.randrange(1, 9))) for _ in range(4000)]
     vocab += [str(rng.randrange(10 ** rng.randrange(1, 5))) for _ in range(100)]
     seps = [" "] * 12 + [p + " " for p in PUNCT[1:]]
     per_word = sum(len(w.encode(py)) for w in vocab[:200]) / 200 + 1.2
@@ -252,10 +288,10 @@ def main() -> int:
         ap.error(f"--only {args.only!r} names no row")
     start = time.monotonic()
     results = []
-    for i, (name, py, kind, ranges) in enumerate(rows):
-        big = make_text(name, py, ranges, max(SIZES[s] for s in sizes), seed=24 + i)
+    for i, (name, py, kind, groups) in enumerate(rows):
+        big = make_text(name, py, groups, max(SIZES[s] for s in sizes), seed=24 + i)
         for s in sizes:
-            text = make_text(name, py, ranges, SIZES[s], seed=24 + i) if SIZES[s] < 4096 else big
+            text = make_text(name, py, groups, SIZES[s], seed=24 + i) if SIZES[s] < 4096 else big
             if SIZES[s] >= 4096 and len(text.encode(py)) > SIZES[s]:
                 lo = int(len(text) * SIZES[s] / len(text.encode(py)))
                 text = text[:lo]

@@ -411,8 +411,17 @@ CheckResult check_encode_units(const Codec& c, ErrorMode mode, std::string_view 
 }  // namespace
 
 CheckResult check_units(const Codec& c, bool decoding, ErrorMode mode, std::string_view in, std::size_t small) {
-  if (decoding) return check_decode_units(c, mode, in, small);
+  // The input, and the input with a NUL at a drawn byte (every encoding
+  // rejects NUL, and the fast paths' runs must stop at it: a copy up to the
+  // next NUL is easy to get wrong and rare in generated text).
+  std::string with_nul(in);
+  with_nul.insert(small % (in.size() + 1), 1, '\0');
+  if (decoding) {
+    if (auto r = check_decode_units(c, mode, in, small)) return r;
+    return check_decode_units(c, mode, with_nul, small);
+  }
   if (auto r = check_encode_units(c, mode, in, small)) return r;
+  if (auto r = check_encode_units(c, mode, with_nul, small)) return r;
   // encode_units works in blocks of 4 KiB of UTF-8 (src/units.cpp): the
   // input repeated past a few block ends, shifted by up to 63 bytes of
   // ASCII, puts its characters (pairs, lone surrogates) across them.
