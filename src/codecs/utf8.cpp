@@ -74,6 +74,9 @@ template <class S>
 Result decode_to(std::string_view in, S sink, typename S::Unit* const o, const std::size_t cap,
                  ErrorMode mode, bool final, const kernels::Kernel& k) noexcept {
   const char32_t limit = sink.limit();
+  // In a local: a store of a 1-byte unit may alias anything, so a member
+  // read in the loop would be reloaded after every character.
+  const bool shortcuts = k.table_shortcuts;
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
   const std::size_t n = in.size();
   std::size_t i = 0, w = 0;
@@ -88,7 +91,7 @@ Result decode_to(std::string_view in, S sink, typename S::Unit* const o, const s
     // inline with table shortcuts: PostgreSQL's rule for them (no overlong
     // form, no surrogate) is Unicode's.
     const unsigned c0 = p[i];
-    if (k.table_shortcuts && n - i >= 3) {
+    if (shortcuts && n - i >= 3) {
       const unsigned c1 = p[i + 1], c2 = p[i + 2];
       std::uint32_t fast = 0;
       std::size_t fl = 0;
