@@ -105,6 +105,7 @@ Result decode_to(const CodecRow& row, std::string_view in, S sink, typename S::U
       // accept as one character), so they need no further checks. Anything
       // else goes to the general step below, one character, and back here.
       const TwoByteRows two{d.two, d.values};
+      const std::uint16_t* const one = d.one;
       std::size_t fi = i, fw = w;
       while (fi < n) {
         const unsigned b = p[fi];
@@ -112,7 +113,17 @@ Result decode_to(const CodecRow& row, std::string_view in, S sink, typename S::U
           if (!copy_ascii_units(k, p, n, fi, ob, cap, fw)) break;
           continue;
         }
-        if (b == 0 || n - fi < 2) break;
+        if (b == 0) break;
+        // A high byte that is a character on its own (SJIS's half-width
+        // katakana A1..DF): the table has it only where the structural
+        // rules make it one.
+        if (const std::uint16_t v1 = one[b & 0x7Fu];
+            v1 != 0 && !(v1 >= kWideFirst && v1 < kWideEnd) && v1 <= limit && cap - fw >= 4) {
+          fw += S::store(ob + fw, v1);
+          ++fi;
+          continue;
+        }
+        if (n - fi < 2) break;
         const std::uint16_t v = two(b, p[fi + 1]);
         if (!v || (v >= kWideFirst && v < kWideEnd) || cap - fw < 4 || v > limit) break;
         fw += S::store(ob + fw, v);  // SHIFT_JIS_2004's 81 5F and 81 B0 decode to ASCII
