@@ -296,26 +296,41 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
   return r;
 }
 
-// encode_units' fast path: what encode() (above) does for a character in
-// an encoding without combined characters, read from code units: ASCII
-// other than NUL as itself, any other character by its table code
-// (dense_encode: pages, wide codes, GB18030's four-byte runs). What is no
-// character (NUL, a surrogate, a unit above U+10FFFF), has no code or finds
-// no room stops it, for the block path to report or replace.
-template <class Unit>
+// encode_units' fast path: what encode() (above) does for a character,
+// read from code units: ASCII other than NUL as itself, any other character
+// by its table code (dense_encode: pages, wide codes, GB18030's four-byte
+// runs). What is no character (NUL, a surrogate, a unit above U+10FFFF),
+// has no code or finds no room stops it, for the block path to report or
+// replace. With combined characters (EUC_JIS_2004, SHIFT_JIS_2004) encode()
+// looks at the next character first: a character is taken here only when
+// that look cannot matter, that is when a next character exists, is no
+// second half of any pair (`seconds`: U+0300, U+0301, U+02E5, U+02E9,
+// U+309A) and is a character (encode() reports a malformed next one before
+// this one); the last unit is always left to the block path (which holds
+// it back in a chunk of a longer text).
+template <bool kCombined, class Unit>
 std::size_t encode_prefix(const MultibyteDense& d, const Unit* u, std::size_t i, std::size_t n, char* ob,
-                          std::size_t cap, std::size_t& w) noexcept {
+                          std::size_t cap, std::size_t& w, const std::uint32_t* seconds,
+                          std::size_t second_count) noexcept {
   const CodePages pages{d.page_of, d.page_count, d.pages};
   std::size_t fw = w;
   while (i < n) {
     const std::uint32_t cp = u[i];
-    if (cp - 1u < 0x7Fu) {
+    if (cp - 1u < 0x7Fu) {  // ASCII: never part of a combined character
       if (fw == cap) break;
       ob[fw++] = static_cast<char>(cp);
       ++i;
       continue;
     }
     if (cp == 0 || cp - 0xD800u < 0x800u || cp > 0x10FFFFu) break;
+    if constexpr (kCombined) {
+      if (i + 1 == n) break;
+      const std::uint32_t next = u[i + 1];
+      if (next == 0 || next - 0xD800u < 0x800u || next > 0x10FFFFu) break;
+      bool second = false;
+      for (std::size_t s = 0; s < second_count; ++s) second |= next == seconds[s];
+      if (second) break;
+    }
     std::uint32_t code = pages(cp);
     if (code >= 0x8000u) {  // two bytes, the common case
       if (cap - fw < 2) break;
@@ -333,19 +348,40 @@ std::size_t encode_prefix(const MultibyteDense& d, const Unit* u, std::size_t i,
   return i;
 }
 
+template <bool kCombined>
+std::size_t encode_prefix_of(const MultibyteDense& d, const UnitText& in, std::size_t i, std::span<char> out,
+                             std::size_t& w, const std::uint32_t* seconds, std::size_t second_count) noexcept {
+  switch (in.form) {
+    case UnitForm::Latin1:
+      return encode_prefix<kCombined>(d, static_cast<const std::uint8_t*>(in.data), i, in.length, out.data(),
+                                      out.size(), w, seconds, second_count);
+    case UnitForm::Ucs2:
+    case UnitForm::Utf16:
+      return encode_prefix<kCombined>(d, static_cast<const char16_t*>(in.data), i, in.length, out.data(),
+                                      out.size(), w, seconds, second_count);
+    case UnitForm::Utf32: break;
+  }
+  return encode_prefix<kCombined>(d, static_cast<const char32_t*>(in.data), i, in.length, out.data(), out.size(),
+                                  w, seconds, second_count);
+}
+
 std::size_t encode_units_prefix(const CodecRow& row, const UnitText& in, std::size_t i, std::span<char> out,
                                 std::size_t& w, const kernels::Kernel& k) noexcept {
   const MultibyteDense& d = *row.tables.multibyte;
-  if (!k.table_shortcuts || d.pair_count != 0) return i;
-  switch (in.form) {
-    case UnitForm::Latin1:
-      return encode_prefix(d, static_cast<const std::uint8_t*>(in.data), i, in.length, out.data(), out.size(), w);
-    case UnitForm::Ucs2:
-    case UnitForm::Utf16:
-      return encode_prefix(d, static_cast<const char16_t*>(in.data), i, in.length, out.data(), out.size(), w);
-    case UnitForm::Utf32: break;
+  if (!k.table_shortcuts) return i;
+  if (d.pair_count == 0) return encode_prefix_of<false>(d, in, i, out, w, nullptr, 0);
+  // The distinct second code points of the pairs (5 in both encodings).
+  std::uint32_t seconds[32];
+  std::size_t count = 0;
+  for (std::uint32_t p = 0; p < d.pair_count; ++p) {
+    const std::uint32_t cp2 = d.pairs[p].cp2;
+    bool seen = false;
+    for (std::size_t s = 0; s < count; ++s) seen |= seconds[s] == cp2;
+    if (seen) continue;
+    if (count == std::size(seconds)) return i;  // more than this loop is for: the block path
+    seconds[count++] = cp2;
   }
-  return encode_prefix(d, static_cast<const char32_t*>(in.data), i, in.length, out.data(), out.size(), w);
+  return encode_prefix_of<true>(d, in, i, out, w, seconds, count);
 }
 
 }  // namespace

@@ -162,9 +162,63 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
   return validate_copy(row.encoding, in, out, mode, true, false, k);
 }
 
+// encode_units' fast path: encoding into UTF-8 (and SQL_ASCII, which
+// passes UTF-8 through) from code units is writing each code point's UTF-8,
+// which is what validate_copy passes. What is no character (NUL, a
+// surrogate, UTF-16 pairs included, a unit above U+10FFFF) or finds no room
+// stops it, for the block path.
+template <class Unit>
+std::size_t encode_prefix(const Unit* u, std::size_t i, std::size_t n, char* o, std::size_t cap,
+                          std::size_t& w) noexcept {
+  std::size_t fw = w;
+  for (; i < n; ++i) {
+    const std::uint32_t cp = u[i];
+    if (cp - 1u < 0x7Fu) {
+      if (fw == cap) break;
+      o[fw++] = static_cast<char>(cp);
+    } else if (cp >= 0x80u && cp < 0x800u) {
+      if (cap - fw < 2) break;
+      o[fw] = static_cast<char>(0xC0u | (cp >> 6));
+      o[fw + 1] = static_cast<char>(0x80u | (cp & 0x3Fu));
+      fw += 2;
+    } else if (cp >= 0x800u && cp < 0x10000u && cp - 0xD800u >= 0x800u) {
+      if (cap - fw < 3) break;
+      o[fw] = static_cast<char>(0xE0u | (cp >> 12));
+      o[fw + 1] = static_cast<char>(0x80u | ((cp >> 6) & 0x3Fu));
+      o[fw + 2] = static_cast<char>(0x80u | (cp & 0x3Fu));
+      fw += 3;
+    } else if (cp >= 0x10000u && cp <= 0x10FFFFu) {
+      if (cap - fw < 4) break;
+      o[fw] = static_cast<char>(0xF0u | (cp >> 18));
+      o[fw + 1] = static_cast<char>(0x80u | ((cp >> 12) & 0x3Fu));
+      o[fw + 2] = static_cast<char>(0x80u | ((cp >> 6) & 0x3Fu));
+      o[fw + 3] = static_cast<char>(0x80u | (cp & 0x3Fu));
+      fw += 4;
+    } else {
+      break;
+    }
+  }
+  w = fw;
+  return i;
+}
+
+std::size_t encode_units_prefix(const CodecRow&, const UnitText& in, std::size_t i, std::span<char> out,
+                                std::size_t& w, const kernels::Kernel& k) noexcept {
+  if (!k.table_shortcuts) return i;
+  switch (in.form) {
+    case UnitForm::Latin1:
+      return encode_prefix(static_cast<const std::uint8_t*>(in.data), i, in.length, out.data(), out.size(), w);
+    case UnitForm::Ucs2:
+    case UnitForm::Utf16:
+      return encode_prefix(static_cast<const char16_t*>(in.data), i, in.length, out.data(), out.size(), w);
+    case UnitForm::Utf32: break;
+  }
+  return encode_prefix(static_cast<const char32_t*>(in.data), i, in.length, out.data(), out.size(), w);
+}
+
 }  // namespace
 
 // Decoding can turn each invalid byte into the three bytes of U+FFFD.
-const CodecOps utf8_ops = {&decode, &encode, &decode_units, 3, 1};
+const CodecOps utf8_ops = {&decode, &encode, &decode_units, 3, 1, &encode_units_prefix};
 
 }  // namespace pgcodec::detail
