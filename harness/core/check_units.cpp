@@ -387,6 +387,27 @@ CheckResult check_encode_units(const Codec& c, ErrorMode mode, std::string_view 
     const std::size_t split = small % (n + 1);
     const UnitText head{text.data, split, f};
     const Result h = c.encode_units(head, out, mode, false);
+    // What the chunk holds back is what encode_partial holds back of the
+    // same characters' UTF-8 (a split at a character, all of them valid).
+    const auto kk = static_cast<std::size_t>(std::find(index.begin(), index.end(), split) - index.begin());
+    if (h.status == Status::Ok && kk < index.size() &&
+        std::all_of(t.valid.begin(), t.valid.begin() + static_cast<std::ptrdiff_t>(kk), [](bool v) { return v; })) {
+      std::string u8;
+      std::vector<std::size_t> off;  // off[k]: the byte offset of code point k
+      for (std::size_t k = 0; k < kk; ++k) {
+        off.push_back(u8.size());
+        u8 += generalized(t.cps[k]);
+      }
+      off.push_back(u8.size());
+      std::vector<char> big(*c.max_encoded_size(u8.size()) + 1);
+      const Result p8 = c.encode_partial(u8, big, mode);
+      if (p8.status == Status::Ok) {
+        const auto at = std::find(off.begin(), off.end(), p8.consumed);
+        UNITS_EXPECT(at != off.end() && index[static_cast<std::size_t>(at - off.begin())] == h.consumed,
+                     where + " chunk of " + std::to_string(split) + " units holds back what encode_partial does: " +
+                         describe_result(h) + " vs " + describe_result(p8));
+      }
+    }
     if (h.status == Status::Ok) {
       UNITS_EXPECT(h.consumed <= split);
       std::string joined(out.data(), h.written);

@@ -316,6 +316,10 @@ std::size_t encode_prefix(const MultibyteDense& d, const Unit* u, std::size_t i,
   std::size_t fw = w;
   while (i < n) {
     const std::uint32_t cp = u[i];
+    // With combined characters the last unit waits for the block path (a
+    // chunk's last character is held back, ASCII included, as
+    // encode_partial holds it back).
+    if (kCombined && i + 1 == n) break;
     if (cp - 1u < 0x7Fu) {  // ASCII: never part of a combined character
       if (fw == cap) break;
       ob[fw++] = static_cast<char>(cp);
@@ -324,7 +328,6 @@ std::size_t encode_prefix(const MultibyteDense& d, const Unit* u, std::size_t i,
     }
     if (cp == 0 || cp - 0xD800u < 0x800u || cp > 0x10FFFFu) break;
     if constexpr (kCombined) {
-      if (i + 1 == n) break;
       const std::uint32_t next = u[i + 1];
       if (next == 0 || next - 0xD800u < 0x800u || next > 0x10FFFFu) break;
       bool second = false;
