@@ -33,7 +33,7 @@ check_import "$scratch/venv-wheel"
 
 echo "== pip install . --no-build-isolation --no-index (fresh venv)"
 "$python" -m venv "$scratch/venv-pip"
-if "$scratch/venv-pip/bin/python" -c "import pgcodec" 2>/dev/null; then
+if (cd "$scratch/outside" && "$scratch/venv-pip/bin/python" -c "import pgcodec" 2>/dev/null); then
   echo "pip_install: pgcodec importable before installing (system site packages?)" >&2
   exit 1
 fi
