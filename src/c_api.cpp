@@ -148,6 +148,21 @@ pgcodec_stream* new_stream(const pgcodec_codec* codec, int mode, bool decoding) 
 
 }  // namespace
 
+namespace {
+
+// Outside extern "C": these return C++ types.
+std::optional<pgcodec::UnitForm> to_form(int form) noexcept {
+  if (form < PGCODEC_LATIN1 || form > PGCODEC_UTF32) return std::nullopt;
+  return static_cast<pgcodec::UnitForm>(form);
+}
+// A unit buffer is usable if it is empty, or non-NULL and aligned for its units.
+bool usable_units(const void* p, std::size_t n, pgcodec::UnitForm f) noexcept {
+  if (n == 0) return true;
+  const std::size_t align = f == pgcodec::UnitForm::Latin1 ? 1 : f == pgcodec::UnitForm::Utf32 ? 4 : 2;
+  return p != nullptr && reinterpret_cast<std::uintptr_t>(p) % align == 0;
+}
+}  // namespace
+
 extern "C" {
 
 const pgcodec_codec* pgcodec_find(const char* name) noexcept {
@@ -188,19 +203,6 @@ pgcodec_result pgcodec_encode(const pgcodec_codec* codec, const char* utf8, size
                               char* out, size_t out_cap, int mode) noexcept {
   return convert(&Codec::encode, codec, utf8, in_len, out, out_cap, mode);
 }
-
-namespace {
-std::optional<pgcodec::UnitForm> to_form(int form) noexcept {
-  if (form < PGCODEC_LATIN1 || form > PGCODEC_UTF32) return std::nullopt;
-  return static_cast<pgcodec::UnitForm>(form);
-}
-// A unit buffer is usable if it is empty, or non-NULL and aligned for its units.
-bool usable_units(const void* p, std::size_t n, pgcodec::UnitForm f) noexcept {
-  if (n == 0) return true;
-  const std::size_t align = f == pgcodec::UnitForm::Latin1 ? 1 : f == pgcodec::UnitForm::Utf32 ? 4 : 2;
-  return p != nullptr && reinterpret_cast<std::uintptr_t>(p) % align == 0;
-}
-}  // namespace
 
 pgcodec_result pgcodec_decode_units(const pgcodec_codec* codec, const char* in, size_t in_len,
                                     void* out, size_t out_units, int form, unsigned long limit,
