@@ -24,6 +24,7 @@
 
 #include "codec_table.hpp"
 #include "codecs/codec_ops.hpp"
+#include "codecs/sinks.hpp"
 #include "kernels/kernels.hpp"
 #include "pgcodec/codec.hpp"
 #include "rules/utf8.hpp"
@@ -206,15 +207,8 @@ std::size_t transcode(const Reader& rd, const Unit* p, std::size_t j, char* buf,
 
 std::size_t transcode(const Reader& rd, std::size_t j, char* buf, std::size_t& len, std::size_t target,
                       bool strict, bool& bad) noexcept {
-  switch (rd.form) {
-    case UnitForm::Latin1:
-      return transcode(rd, static_cast<const std::uint8_t*>(rd.data), j, buf, len, target, strict, bad);
-    case UnitForm::Ucs2:
-    case UnitForm::Utf16:
-      return transcode(rd, static_cast<const char16_t*>(rd.data), j, buf, len, target, strict, bad);
-    case UnitForm::Utf32: break;
-  }
-  return transcode(rd, static_cast<const char32_t*>(rd.data), j, buf, len, target, strict, bad);
+  return detail::with_units(UnitText{rd.data, rd.n, rd.form},
+                            [&](const auto* u) { return transcode(rd, u, j, buf, len, target, strict, bad); });
 }
 
 // The unit index of byte offset `at` of the UTF-8 a block [from, ...)

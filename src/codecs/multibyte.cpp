@@ -351,28 +351,15 @@ std::size_t encode_prefix(const MultibyteDense& d, const Unit* u, std::size_t i,
   return i;
 }
 
-template <bool kCombined>
-std::size_t encode_prefix_of(const MultibyteDense& d, const UnitText& in, std::size_t i, std::span<char> out,
-                             std::size_t& w, const std::uint32_t* seconds, std::size_t second_count) noexcept {
-  switch (in.form) {
-    case UnitForm::Latin1:
-      return encode_prefix<kCombined>(d, static_cast<const std::uint8_t*>(in.data), i, in.length, out.data(),
-                                      out.size(), w, seconds, second_count);
-    case UnitForm::Ucs2:
-    case UnitForm::Utf16:
-      return encode_prefix<kCombined>(d, static_cast<const char16_t*>(in.data), i, in.length, out.data(),
-                                      out.size(), w, seconds, second_count);
-    case UnitForm::Utf32: break;
-  }
-  return encode_prefix<kCombined>(d, static_cast<const char32_t*>(in.data), i, in.length, out.data(), out.size(),
-                                  w, seconds, second_count);
-}
-
 std::size_t encode_units_prefix(const CodecRow& row, const UnitText& in, std::size_t i, std::span<char> out,
                                 std::size_t& w, const kernels::Kernel& k) noexcept {
   const MultibyteDense& d = *row.tables.multibyte;
   if (!k.table_shortcuts) return i;
-  if (d.pair_count == 0) return encode_prefix_of<false>(d, in, i, out, w, nullptr, 0);
+  if (d.pair_count == 0) {
+    return with_units(in, [&](const auto* u) {
+      return encode_prefix<false>(d, u, i, in.length, out.data(), out.size(), w, nullptr, 0);
+    });
+  }
   // The distinct second code points of the pairs (5 in both encodings).
   std::uint32_t seconds[32];
   std::size_t count = 0;
@@ -384,7 +371,9 @@ std::size_t encode_units_prefix(const CodecRow& row, const UnitText& in, std::si
     if (count == std::size(seconds)) return i;  // more than this loop is for: the block path
     seconds[count++] = cp2;
   }
-  return encode_prefix_of<true>(d, in, i, out, w, seconds, count);
+  return with_units(in, [&](const auto* u) {
+    return encode_prefix<true>(d, u, i, in.length, out.data(), out.size(), w, seconds, count);
+  });
 }
 
 }  // namespace

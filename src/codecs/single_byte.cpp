@@ -282,15 +282,7 @@ std::size_t encode_units_prefix(const CodecRow& row, const UnitText& in, std::si
     return i + run;
   }
   const SingleByteDense& s = *row.tables.single_byte;
-  switch (in.form) {
-    case UnitForm::Latin1:
-      return encode_prefix(s, static_cast<const std::uint8_t*>(in.data), i, in.length, out.data(), out.size(), w);
-    case UnitForm::Ucs2:
-    case UnitForm::Utf16:
-      return encode_prefix(s, static_cast<const char16_t*>(in.data), i, in.length, out.data(), out.size(), w);
-    case UnitForm::Utf32: break;
-  }
-  return encode_prefix(s, static_cast<const char32_t*>(in.data), i, in.length, out.data(), out.size(), w);
+  return with_units(in, [&](const auto* u) { return encode_prefix(s, u, i, in.length, out.data(), out.size(), w); });
 }
 
 }  // namespace

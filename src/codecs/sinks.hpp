@@ -102,4 +102,18 @@ inline Result with_unit_sink(const UnitBuffer& buf, Fn&& fn) noexcept {
   return fn(Utf32Sink{buf.limit}, static_cast<char32_t*>(buf.data), buf.capacity);
 }
 
+// Calls fn(units) with `text`'s units as a pointer of their type (uint8_t,
+// char16_t or char32_t): the encoding side of with_unit_sink, for the
+// families' encode_units_prefix and the block path's transcoding.
+template <class Fn>
+inline auto with_units(const UnitText& text, Fn&& fn) noexcept {
+  switch (text.form) {
+    case UnitForm::Latin1: return fn(static_cast<const std::uint8_t*>(text.data));
+    case UnitForm::Ucs2:
+    case UnitForm::Utf16: return fn(static_cast<const char16_t*>(text.data));
+    case UnitForm::Utf32: break;
+  }
+  return fn(static_cast<const char32_t*>(text.data));
+}
+
 }  // namespace pgcodec::detail

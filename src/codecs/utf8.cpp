@@ -205,15 +205,7 @@ std::size_t encode_prefix(const Unit* u, std::size_t i, std::size_t n, char* o, 
 std::size_t encode_units_prefix(const CodecRow&, const UnitText& in, std::size_t i, std::span<char> out,
                                 std::size_t& w, const kernels::Kernel& k) noexcept {
   if (!k.table_shortcuts) return i;
-  switch (in.form) {
-    case UnitForm::Latin1:
-      return encode_prefix(static_cast<const std::uint8_t*>(in.data), i, in.length, out.data(), out.size(), w);
-    case UnitForm::Ucs2:
-    case UnitForm::Utf16:
-      return encode_prefix(static_cast<const char16_t*>(in.data), i, in.length, out.data(), out.size(), w);
-    case UnitForm::Utf32: break;
-  }
-  return encode_prefix(static_cast<const char32_t*>(in.data), i, in.length, out.data(), out.size(), w);
+  return with_units(in, [&](const auto* u) { return encode_prefix(u, i, in.length, out.data(), out.size(), w); });
 }
 
 }  // namespace
