@@ -124,6 +124,22 @@ PyObject* codec_codecs_decode(PyObject* self, PyObject* const* args, Py_ssize_t 
   return pair(s, static_cast<Py_ssize_t>(buf.view().size()));
 }
 
+// Whether the text argument is a str (TypeError if not).
+bool str_arg(PyObject* str) {
+  if (PyUnicode_Check(str)) return true;
+  PyErr_Format(PyExc_TypeError, "expected str, not %.100s", Py_TYPE(str)->tp_name);
+  return false;
+}
+
+// Raises the EncodeError of a strict encode of `str`: characters start to
+// start + the units the error spans, offset in the text's UTF-8.
+PyObject* raise_strict_encode(const Codec& c, PyObject* str, const UnitText& text, const Error& e) {
+  const auto start = static_cast<Py_ssize_t>(e.offset);
+  raise_encode_error_at(e, c.encoding(), str, start, start + std::max<Py_ssize_t>(e.skip, 1),
+                        utf8_offset(text, e.offset));
+  return nullptr;
+}
+
 PyObject* codec_encode(PyObject* self_obj, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 
 PyObject* codec_codecs_encode(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
@@ -158,10 +174,7 @@ PyObject* codec_encode(PyObject* self_obj, PyObject* const* args, Py_ssize_t nar
   Errors errors;
   if (!parse_errors(a[1], &errors)) return nullptr;
   PyObject* str = a[0];
-  if (!PyUnicode_Check(str)) {
-    PyErr_Format(PyExc_TypeError, "expected str, not %.100s", Py_TYPE(str)->tp_name);
-    return nullptr;
-  }
+  if (!str_arg(str)) return nullptr;
   const CodecObject* self = as_codec(self_obj);
   if (self->ascii_encodes_to_itself && PyUnicode_IS_ASCII(str)) {
     // An ASCII str is, without NUL, its own encoding.
@@ -195,10 +208,7 @@ PyObject* codec_encode(PyObject* self_obj, PyObject* const* args, Py_ssize_t nar
       return encode_with_handler(*self->codec, str, errors.handler_name, r.consumed, std::move(done));
     }
     Py_XDECREF(bytes);
-    const auto start = static_cast<Py_ssize_t>(r.error.offset);
-    raise_encode_error_at(r.error, self->codec->encoding(), str, start,
-                          start + std::max<Py_ssize_t>(r.error.skip, 1), utf8_offset(text, r.error.offset));
-    return nullptr;
+    return raise_strict_encode(*self->codec, str, text, r.error);
   }
   if (!bytes) return PyBytes_FromStringAndSize(out, static_cast<Py_ssize_t>(r.written));
   if (_PyBytes_Resize(&bytes, static_cast<Py_ssize_t>(r.written)) < 0) return nullptr;
@@ -216,10 +226,7 @@ PyObject* codec_encode_partial(PyObject* self_obj, PyObject* const* args, Py_ssi
   Errors errors;
   if (!parse_errors(a[1], &errors)) return nullptr;
   PyObject* str = a[0];
-  if (!PyUnicode_Check(str)) {
-    PyErr_Format(PyExc_TypeError, "expected str, not %.100s", Py_TYPE(str)->tp_name);
-    return nullptr;
-  }
+  if (!str_arg(str)) return nullptr;
   const CodecObject* self = as_codec(self_obj);
   const UnitText text = units_of(str);
   const std::size_t max = encode_bound(*self->codec, text);
@@ -231,10 +238,7 @@ PyObject* codec_encode_partial(PyObject* self_obj, PyObject* const* args, Py_ssi
   std::size_t consumed = r.consumed;
   if (r.status == Status::Error) {
     if (!errors.handler_name) {
-      const auto start = static_cast<Py_ssize_t>(r.error.offset);
-      raise_encode_error_at(r.error, self->codec->encoding(), str, start,
-                            start + std::max<Py_ssize_t>(r.error.skip, 1), utf8_offset(text, r.error.offset));
-      return nullptr;
+      return raise_strict_encode(*self->codec, str, text, r.error);
     }
     bytes = encode_with_handler(*self->codec, str, errors.handler_name, r.consumed, out.substr(0, r.written),
                                 false, &consumed);
@@ -385,10 +389,7 @@ PyType_Spec codec_spec = {"pgcodec.Codec", sizeof(CodecObject), 0,
 }  // namespace
 
 bool Utf8Text::get(PyObject* str) {
-  if (!PyUnicode_Check(str)) {
-    PyErr_Format(PyExc_TypeError, "expected str, not %.100s", Py_TYPE(str)->tp_name);
-    return false;
-  }
+  if (!str_arg(str)) return false;
   Py_ssize_t n = 0;
   if (const char* p = PyUnicode_AsUTF8AndSize(str, &n)) {
     view_ = std::string_view(p, static_cast<std::size_t>(n));
