@@ -83,28 +83,16 @@ Result decode_to(const CodecRow& row, std::string_view in, S sink, typename S::U
     // UTF-8; a code point above the sink's limit stops it (Status::Wider).
     const char32_t limit = sink.limit();
     const bool shortcuts = k.table_shortcuts;
-    // With table shortcuts and enough input, a code point table on the
-    // stack (made from the UTF-8 one, 0xFFFFFFFF for NUL and unmapped
-    // bytes) runs the common case without a data-dependent branch: text
-    // that mixes ASCII and letters of the encoding's script would
-    // mispredict the ASCII test on most letters. Anything above the limit
-    // (and so every byte to report or replace) leaves it for the loop below.
+    // With table shortcuts, the table's code points (dense.hpp: 0 for NUL
+    // and unmapped bytes) run the common case without a data-dependent branch:
+    // text that mixes ASCII and letters of the encoding's script would
+    // mispredict an ASCII test on most letters. NUL, an unmapped byte and
+    // anything above the limit leave it for the loop below.
     // LATIN1 is the identity on 01..FF: into a form that holds U+00FF, a
     // copy up to the next NUL (widened for 2- and 4-byte units).
     const bool identity = shortcuts && row.encoding == Encoding::LATIN1 && limit >= 0xFF;
-    char32_t cps[256];
-    const bool table = shortcuts && !identity && n >= 256 && limit > 0x7F;  // (ASCII: stops at the first letter)
-    if (table) {
-      cps[0] = 0xFFFFFFFFu;
-      for (unsigned b = 1; b < 0x80; ++b) cps[b] = b;
-      for (unsigned b = 0x80; b < 0x100; ++b) {
-        const auto* u = reinterpret_cast<const unsigned char*>(dec[b & 0x7Fu]);
-        const unsigned len = u[3];
-        cps[b] = len == 0   ? 0xFFFFFFFFu
-                 : len == 2 ? ((u[0] & 0x1Fu) << 6) | (u[1] & 0x3Fu)
-                            : ((u[0] & 0x0Fu) << 12) | ((u[1] & 0x3Fu) << 6) | (u[2] & 0x3Fu);
-      }
-    }
+    const bool table = shortcuts && !identity;
+    const char16_t* const table_cp = s.code_point;
     while (i < n) {
       if (identity) {
         const std::size_t m = std::min(n - i, cap - w);
@@ -127,8 +115,8 @@ Result decode_to(const CodecRow& row, std::string_view in, S sink, typename S::U
         const std::size_t m = std::min(n - i, cap - w);
         std::size_t j = 0;
         for (; j < m; ++j) {
-          const char32_t cp = cps[p[i + j]];
-          if (cp > limit) break;
+          const std::uint32_t cp = table_cp[p[i + j]];
+          if (cp - 1u >= limit) break;  // NUL, unmapped (0), or above the limit
           o[w + j] = static_cast<typename S::Unit>(cp);
         }
         i += j;
@@ -145,18 +133,10 @@ Result decode_to(const CodecRow& row, std::string_view in, S sink, typename S::U
         continue;
       }
       const unsigned b = p[i];
-      std::uint32_t cp = b;
-      if (b - 1u >= 0x7Fu) {
-        const auto& d = dec[b & 0x7Fu];  // b is 0 or a high byte
-        const auto len = static_cast<std::size_t>(d[3]);
-        const auto* u = reinterpret_cast<const unsigned char*>(d);
-        if (b == 0 || !len) {
-          if (bad(b)) break;
-          cp = 0xFFFD;
-        } else {
-          cp = len == 2 ? ((u[0] & 0x1Fu) << 6) | (u[1] & 0x3Fu)
-                        : ((u[0] & 0x0Fu) << 12) | ((u[1] & 0x3Fu) << 6) | (u[2] & 0x3Fu);
-        }
+      std::uint32_t cp = table_cp[b];
+      if (cp == 0) {  // NUL, or no mapping
+        if (bad(b)) break;
+        cp = 0xFFFD;
       }
       if (cp > limit) {
         r.status = Status::Wider;

@@ -70,6 +70,56 @@ Result validate_copy(Encoding target, std::string_view in, std::span<char> out, 
 
 // Decoding into code units (decode_units): the same validation, character
 // by character, ASCII runs widened wholesale.
+//
+// The fast loop, for a kernel with table shortcuts and an output with a unit
+// for every input byte left (a UTF-8 character is never more units than
+// bytes: no room check per character): ASCII and 2- and 3-byte characters
+// inline, each advancing by a branch, not by a length computed from the
+// data (a predicted branch lets the next character's loads start early; a
+// computed length would chain every character's loads to the last's). It
+// returns at anything else (NUL, a 4-byte character, an invalid byte, fewer
+// than 8 bytes left, a code point above the limit), which the
+// character-by-character loop then takes.
+template <class S>
+std::size_t decode_fast(const kernels::Kernel& k, const unsigned char* p, std::size_t i, std::size_t n,
+                        typename S::Unit* o, std::size_t cap, std::size_t& w, char32_t limit) noexcept {
+  using U = typename S::Unit;
+  std::size_t fw = w;
+  while (n - i >= 8) {
+    const unsigned c0 = p[i];
+    if (c0 < 0x80u) {
+      if (c0 == 0) break;
+      if (ascii_prefix8(p + i) == 8) {  // a run of 8 or more: the kernel's
+        copy_ascii_units(k, p, n, i, o, cap, fw);
+        continue;
+      }
+      o[fw++] = static_cast<U>(c0);
+      i += 1;
+      continue;
+    }
+    const unsigned c1 = p[i + 1];
+    if ((c0 & 0xF0u) == 0xE0u) {
+      const unsigned c2 = p[i + 2];
+      const std::uint32_t cp = ((c0 & 0x0Fu) << 12) | ((c1 & 0x3Fu) << 6) | (c2 & 0x3Fu);
+      // Not short-circuited: one branch for the lot. The overlong forms
+      // (E0 80..9F) are below U+0800, the surrogates (ED A0..BF) in D800..DFFF.
+      const bool ok = ((c1 & 0xC0u) == 0x80u) & ((c2 & 0xC0u) == 0x80u) & (cp >= 0x800u) &
+                      (cp - 0xD800u >= 0x800u) & (cp <= limit);
+      if (!ok) break;
+      o[fw++] = static_cast<U>(cp);
+      i += 3;
+      continue;
+    }
+    const std::uint32_t cp = ((c0 & 0x1Fu) << 6) | (c1 & 0x3Fu);
+    const bool ok = ((c0 & 0xE0u) == 0xC0u) & ((c1 & 0xC0u) == 0x80u) & (cp >= 0x80u) & (cp <= limit);
+    if (!ok) break;
+    o[fw++] = static_cast<U>(cp);
+    i += 2;
+  }
+  w = fw;
+  return i;
+}
+
 template <class S>
 Result decode_to(std::string_view in, S sink, typename S::Unit* const o, const std::size_t cap,
                  ErrorMode mode, bool final, const kernels::Kernel& k) noexcept {
@@ -82,6 +132,12 @@ Result decode_to(std::string_view in, S sink, typename S::Unit* const o, const s
   std::size_t i = 0, w = 0;
   Result r;
   while (i < n) {
+    if constexpr (!S::kUtf8) {
+      if (shortcuts && cap - w >= n - i) {
+        i = decode_fast<S>(k, p, i, n, o, cap, w, limit);
+        if (i == n) break;
+      }
+    }
     if (p[i] - 1u < 0x7Fu) {  // an ASCII run
       if (copy_ascii_units(k, p, n, i, o, cap, w)) continue;
       r.status = Status::OutputFull;
@@ -167,28 +223,28 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
 // which is what validate_copy passes. What is no character (NUL, a
 // surrogate, UTF-16 pairs included, a unit above U+10FFFF) or finds no room
 // stops it, for the block path.
-template <class Unit>
-std::size_t encode_prefix(const Unit* u, std::size_t i, std::size_t n, char* o, std::size_t cap,
-                          std::size_t& w) noexcept {
+template <bool Checked, class Unit>
+std::size_t encode_prefix_loop(const Unit* u, std::size_t i, std::size_t n, char* o, std::size_t cap,
+                               std::size_t& w) noexcept {
   std::size_t fw = w;
   for (; i < n; ++i) {
     const std::uint32_t cp = u[i];
     if (cp - 1u < 0x7Fu) {
-      if (fw == cap) break;
+      if (Checked && fw == cap) break;
       o[fw++] = static_cast<char>(cp);
     } else if (cp >= 0x80u && cp < 0x800u) {
-      if (cap - fw < 2) break;
+      if (Checked && cap - fw < 2) break;
       o[fw] = static_cast<char>(0xC0u | (cp >> 6));
       o[fw + 1] = static_cast<char>(0x80u | (cp & 0x3Fu));
       fw += 2;
     } else if (cp >= 0x800u && cp < 0x10000u && cp - 0xD800u >= 0x800u) {
-      if (cap - fw < 3) break;
+      if (Checked && cap - fw < 3) break;
       o[fw] = static_cast<char>(0xE0u | (cp >> 12));
       o[fw + 1] = static_cast<char>(0x80u | ((cp >> 6) & 0x3Fu));
       o[fw + 2] = static_cast<char>(0x80u | (cp & 0x3Fu));
       fw += 3;
     } else if (cp >= 0x10000u && cp <= 0x10FFFFu) {
-      if (cap - fw < 4) break;
+      if (Checked && cap - fw < 4) break;
       o[fw] = static_cast<char>(0xF0u | (cp >> 18));
       o[fw + 1] = static_cast<char>(0x80u | ((cp >> 12) & 0x3Fu));
       o[fw + 2] = static_cast<char>(0x80u | ((cp >> 6) & 0x3Fu));
@@ -200,6 +256,17 @@ std::size_t encode_prefix(const Unit* u, std::size_t i, std::size_t n, char* o, 
   }
   w = fw;
   return i;
+}
+
+// Where the output has room for the longest UTF-8 every unit left could
+// take (a Latin-1 unit 2 bytes, a 16-bit unit 3, a 32-bit unit 4), the loop
+// checks no room per character.
+template <class Unit>
+std::size_t encode_prefix(const Unit* u, std::size_t i, std::size_t n, char* o, std::size_t cap,
+                          std::size_t& w) noexcept {
+  constexpr std::size_t per = sizeof(Unit) == 1 ? 2 : sizeof(Unit) == 2 ? 3 : 4;
+  if ((cap - w) / per >= n - i) return encode_prefix_loop<false>(u, i, n, o, cap, w);
+  return encode_prefix_loop<true>(u, i, n, o, cap, w);
 }
 
 std::size_t encode_units_prefix(const CodecRow&, const UnitText& in, std::size_t i, std::span<char> out,

@@ -34,6 +34,10 @@ struct SingleByteDense {
   const std::uint8_t (*pages)[256];
   // The same mapping as the block kernels look it up.
   const kernels::SingleBytePlanes* planes;
+  // The decoding of every byte as a code point, ASCII included (0: NUL or
+  // unmapped), for decoding into code units without a UTF-8 step or a
+  // branch on ASCII.
+  char16_t code_point[256];
 };
 
 // The byte of code point cp (>= 0x80), or 0 when it has none.

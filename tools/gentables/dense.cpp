@@ -79,12 +79,15 @@ void each_entry(std::span<const detail::Run> runs, F f) {
 std::string single_byte_source(const MappingTable& t, const std::string& version,
                                const std::string& command) {
   std::array<std::array<unsigned char, 4>, 128> dec{};
+  std::array<std::uint32_t, 256> code_point{};
+  for (std::uint32_t b = 1; b < 0x80; ++b) code_point[b] = b;
   for (std::uint32_t b = 0x80; b < 0x100; ++b) {
     std::uint32_t cp = 0, cp2 = 0;
     if (!detail::lookup_decode(t, b, cp, cp2)) continue;
     if (cp2 || cp >= 0x10000 || cp < 0x80)
       throw std::runtime_error(std::string(info(t.encoding).name) + ": byte " + hex(b) +
                                " decodes outside U+0080..U+FFFF");
+    code_point[b] = cp;
     char u[4] = {};
     const std::size_t n = detail::write_utf8(u, cp);
     for (std::size_t k = 0; k < n; ++k) dec[b - 0x80][k] = static_cast<unsigned char>(u[k]);
@@ -163,7 +166,10 @@ std::string single_byte_source(const MappingTable& t, const std::string& version
   }
   o << "},\n    {";
   for (std::size_t k = 0; k < 256; ++k) o << (k ? (k % 16 ? ", " : ",\n     ") : "") << unsigned(page_of[k]);
-  o << "},\n    pages,\n    &planes};\n\n}  // namespace pgcodec::detail::dense\n";
+  o << "},\n    pages,\n    &planes,\n    {";
+  for (std::size_t b = 0; b < 256; ++b)
+    o << (b ? (b % 16 ? ", " : ",\n     ") : "") << (code_point[b] ? hex(code_point[b]) : std::string("0"));
+  o << "}};\n\n}  // namespace pgcodec::detail::dense\n";
   return o.str();
 }
 
@@ -421,7 +427,10 @@ void check_single_byte(Checker& c, const detail::SingleByteDense& d) {
     const auto& slot = d.decode[b - 0x80];
     const std::string dense(slot, static_cast<std::size_t>(slot[3]));
     if ((runs ? utf8_of(cp, cp2) : std::string()) != dense) c.add("decode " + hex(b));
+    if ((runs ? cp : 0) != d.code_point[b]) c.add("decode " + hex(b) + " (code point)");
   }
+  for (std::uint32_t b = 0; b < 0x80; ++b)
+    if (d.code_point[b] != b) c.add("decode " + hex(b) + " (code point)");
   for (std::uint32_t cp = 0x80; cp < 0x110000; ++cp) {
     std::uint32_t code = 0;
     const bool runs = detail::lookup_encode(c.t, cp, code);
