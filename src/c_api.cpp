@@ -235,6 +235,11 @@ int pgcodec_max_encoded_size(const pgcodec_codec* codec, size_t n, size_t* out) 
   return codec ? size_out(to_cpp(codec)->max_encoded_size(n), out) : -1;
 }
 
+int pgcodec_max_encoded_units_size(const pgcodec_codec* codec, size_t units, int form, size_t* out) noexcept {
+  const auto f = to_form(form);
+  return codec && f ? size_out(to_cpp(codec)->max_encoded_units_size(units, *f), out) : -1;
+}
+
 size_t pgcodec_char_length(const pgcodec_codec* codec, const char* s, size_t len,
                            size_t at) noexcept {
   if (!codec || !usable(s, len)) return 0;

@@ -285,6 +285,13 @@ std::optional<std::size_t> Codec::max_encoded_size(std::size_t n) const noexcept
   return times(n, row_->ops->encode_factor);
 }
 
+std::optional<std::size_t> Codec::max_encoded_units_size(std::size_t units, UnitForm form) const noexcept {
+  const std::size_t utf8 = form == UnitForm::Latin1 ? 2 : form == UnitForm::Utf32 ? 4 : 3;
+  const bool passes_utf8 = encoding_ == Encoding::UTF8 || encoding_ == Encoding::SQL_ASCII;
+  const auto longest = static_cast<std::size_t>(info(encoding_).max_char_length);
+  return times(units, passes_utf8 ? utf8 : std::max<std::size_t>(longest, 1));
+}
+
 std::size_t Codec::char_length(std::string_view s, std::size_t at) const noexcept {
   if (at >= s.size()) return 0;
   const auto* p = reinterpret_cast<const unsigned char*>(s.data()) + at;

@@ -140,6 +140,13 @@ class PGCODEC_API Codec {
   // std::nullopt when that size does not fit in std::size_t.
   std::optional<std::size_t> max_decoded_size(std::size_t n) const noexcept;
   std::optional<std::size_t> max_encoded_size(std::size_t n) const noexcept;
+  // Bytes that always suffice for encode_units of `units` units of `form`,
+  // in any mode: each unit is at most one character of the encoding (a
+  // UTF-16 pair one for two; even U+00E9 is 4 bytes in GB18030) or one '?',
+  // and in UTF8 and SQL_ASCII the UTF-8 its form allows (2 bytes a Latin-1
+  // unit, 3 a 16-bit one, 4 a 32-bit one). Tighter than
+  // max_encoded_size(units * 4): LATIN1 needs `units` bytes.
+  std::optional<std::size_t> max_encoded_units_size(std::size_t units, UnitForm form) const noexcept;
 
   // PostgreSQL's mblen: the length of the character that starts at `at`, as
   // the lead byte says, capped at what is left of `s` (0 at the end). Use it

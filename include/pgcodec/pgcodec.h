@@ -152,6 +152,11 @@ PGCODEC_API int pgcodec_max_decoded_size(const pgcodec_codec *codec, size_t n,
                                          size_t *out) PGCODEC_NOEXCEPT;
 PGCODEC_API int pgcodec_max_encoded_size(const pgcodec_codec *codec, size_t n,
                                          size_t *out) PGCODEC_NOEXCEPT;
+/* Bytes that always suffice for pgcodec_encode_units of `units` units of
+ * `form`, in either mode (Codec::max_encoded_units_size: at most one
+ * character or '?' a unit); -1 also for an unknown form. */
+PGCODEC_API int pgcodec_max_encoded_units_size(const pgcodec_codec *codec, size_t units, int form,
+                                               size_t *out) PGCODEC_NOEXCEPT;
 
 /* PostgreSQL's mblen: the length of the character starting at s[at], as its
  * lead byte says, capped at what is left of s (0 when at >= len). Use it to

@@ -4,15 +4,16 @@
 // The module holds no table of its own and never goes through UTF-8.
 //
 // A str stores every character in 1, 2 or 4 bytes, the narrowest that holds
-// its widest (PEP 393), and must be made in that kind. decode_str starts as
-// ASCII (the library stops with Status::Wider before the first character
-// above U+007F), and at each stop makes the str of the kind the next
+// its widest (PEP 393), and must be made in that kind. Up to 256 bytes
+// decode_str decodes into UTF-32 on the stack and makes the str once, in the
+// kind its widest character needs (decode_small). Longer input: its first
+// 256 bytes are decoded so, and the str is made for the rest in the kind
+// they need; the library stops with Status::Wider before a character above
+// that kind, and at each stop decode_str makes the str of the kind the next
 // character needs, copies what is done so far widened, and goes on: each
 // input byte is decoded once, and the prefix is copied at most three times
 // (ASCII -> Latin-1 -> UCS-2 -> UCS-4). The str is allocated for one
 // character per input byte (the most there can be) and shrunk at the end.
-// Up to 256 bytes it decodes into UTF-32 on the stack instead and makes the
-// str once (decode_small).
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -73,21 +74,28 @@ void narrow(const char32_t* from, void* to, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) t[i] = static_cast<To>(from[i]);
 }
 
+// The OR of the code points is below 2^k exactly when their maximum is,
+// which is all a str's kind depends on.
+Py_UCS4 maxchar_of(const char32_t* units, std::size_t n) {
+  Py_UCS4 bits = 0;
+  for (std::size_t i = 0; i < n; ++i) bits |= units[i];
+  return bits < 0x80 ? 0x7F : bits <= 0xFF ? 0xFF : bits <= 0xFFFF ? 0xFFFF : 0x10FFFF;
+}
+
+// Stores n UTF-32 units at the start of `str`'s data, in its kind.
+void store_narrowed(const char32_t* units, PyObject* str, std::size_t n) {
+  switch (PyUnicode_KIND(str)) {
+    case PyUnicode_1BYTE_KIND: narrow<Py_UCS1>(units, PyUnicode_DATA(str), n); break;
+    case PyUnicode_2BYTE_KIND: narrow<Py_UCS2>(units, PyUnicode_DATA(str), n); break;
+    default: std::memcpy(PyUnicode_DATA(str), units, n * sizeof(char32_t)); break;
+  }
+}
+
 PyObject* decode_small(const Codec& c, std::string_view in, ErrorMode mode, bool final, Result& r) {
   char32_t units[kSmallDecode];
   r = c.decode_units(in, {units, in.size(), UnitForm::Utf32, 0x10FFFF}, mode, final);
-  // The OR of the code points is below 2^k exactly when their maximum is,
-  // which is all the kind depends on.
-  Py_UCS4 bits = 0;
-  for (std::size_t i = 0; i < r.written; ++i) bits |= units[i];
-  const Py_UCS4 maxchar = bits < 0x80 ? 0x7F : bits <= 0xFF ? 0xFF : bits <= 0xFFFF ? 0xFFFF : 0x10FFFF;
-  PyObject* str = PyUnicode_New(static_cast<Py_ssize_t>(r.written), maxchar);
-  if (!str) return nullptr;
-  switch (PyUnicode_KIND(str)) {
-    case PyUnicode_1BYTE_KIND: narrow<Py_UCS1>(units, PyUnicode_DATA(str), r.written); break;
-    case PyUnicode_2BYTE_KIND: narrow<Py_UCS2>(units, PyUnicode_DATA(str), r.written); break;
-    default: std::memcpy(PyUnicode_DATA(str), units, r.written * sizeof(char32_t)); break;
-  }
+  PyObject* str = PyUnicode_New(static_cast<Py_ssize_t>(r.written), maxchar_of(units, r.written));
+  if (str) store_narrowed(units, str, r.written);
   return str;
 }
 
@@ -99,10 +107,32 @@ PyObject* decode_str(const Codec& c, std::string_view in, ErrorMode mode, bool f
   if (n == 0) return PyUnicode_New(0, 0);
   if (n > static_cast<std::size_t>(PY_SSIZE_T_MAX) / 4) return PyErr_NoMemory();
   if (n <= kSmallDecode) return decode_small(c, in, mode, final, r);
-  Py_UCS4 maxchar = 0x7F;
-  PyObject* str = PyUnicode_New(static_cast<Py_ssize_t>(n), maxchar);
-  if (!str) return nullptr;
-  std::size_t in_done = 0, out_done = 0;
+  // The head (the first kSmallDecode bytes, as a chunk: a character cut off
+  // at its end is left to the rest) goes to UTF-32 on the stack first, and
+  // the str starts in the kind the head needs: real text shows its script
+  // early, so the str is rarely made twice.
+  // Latin-1 units first (ASCII and the Latin scripts: no narrowing copy),
+  // UTF-32 when the head has a character above U+00FF.
+  const std::string_view head_in = in.substr(0, kSmallDecode);
+  Py_UCS1 head1[kSmallDecode];
+  Result h = c.decode_units(head_in, {head1, kSmallDecode, UnitForm::Latin1, 0xFF}, mode, false);
+  PyObject* str = nullptr;
+  if (h.status == Status::Ok) {
+    Py_UCS1 bits = 0;
+    for (std::size_t i = 0; i < h.written; ++i) bits |= head1[i];
+    str = PyUnicode_New(static_cast<Py_ssize_t>(n), bits < 0x80 ? 0x7F : 0xFF);
+    if (!str) return nullptr;
+    std::memcpy(PyUnicode_DATA(str), head1, h.written);
+  } else {
+    char32_t head[kSmallDecode];
+    h = c.decode_units(head_in, {head, kSmallDecode, UnitForm::Utf32, 0x10FFFF}, mode, false);
+    if (h.status != Status::Ok) return decode_small(c, head_in, mode, false, r);
+    str = PyUnicode_New(static_cast<Py_ssize_t>(n), maxchar_of(head, h.written));
+    if (!str) return nullptr;
+    store_narrowed(head, str, h.written);
+  }
+  Py_UCS4 maxchar = PyUnicode_MAX_CHAR_VALUE(str);
+  std::size_t in_done = h.consumed, out_done = h.written;
   for (;;) {
     const auto kind = static_cast<std::size_t>(PyUnicode_KIND(str));
     const UnitBuffer buf{static_cast<char*>(PyUnicode_DATA(str)) + out_done * kind, n - out_done,
@@ -184,13 +214,7 @@ std::size_t utf8_offset(const UnitText& t, std::size_t at) {
 }
 
 std::size_t encode_bound(const Codec& c, const UnitText& t) {
-  // Each unit is at most as long in UTF-8 as its form allows (a Latin-1
-  // unit 2 bytes, a UCS-2 / UTF-16 unit 3, a surrogate pair 4 for two, a
-  // UTF-32 unit 4), and the library bounds the output of that much UTF-8
-  // (SQL_ASCII passes UTF-8 through; a '?' per unit in Replace mode fits).
-  const std::size_t per = t.form == UnitForm::Latin1 ? 2 : t.form == UnitForm::Utf32 ? 4 : 3;
-  if (t.length > SIZE_MAX / per) return SIZE_MAX;
-  return c.max_encoded_size(std::max<std::size_t>(t.length, 1) * per).value_or(SIZE_MAX);
+  return c.max_encoded_units_size(std::max<std::size_t>(t.length, 1), t.form).value_or(SIZE_MAX);
 }
 
 Result encode_into(const Codec& c, const UnitText& t, char* out, std::size_t cap, ErrorMode mode, bool final) {

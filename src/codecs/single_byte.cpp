@@ -91,7 +91,7 @@ Result decode_to(const CodecRow& row, std::string_view in, S sink, typename S::U
     // LATIN1 is the identity on 01..FF: into a form that holds U+00FF, a
     // copy up to the next NUL (widened for 2- and 4-byte units).
     const bool identity = shortcuts && row.encoding == Encoding::LATIN1 && limit >= 0xFF;
-    const bool table = shortcuts && !identity;
+    const bool table = shortcuts && !identity && limit > 0x7F;  // (into ASCII: the kernel's runs below)
     const char16_t* const table_cp = s.code_point;
     while (i < n) {
       if (identity) {
@@ -126,10 +126,8 @@ Result decode_to(const CodecRow& row, std::string_view in, S sink, typename S::U
           continue;
         }
       }
-      if (shortcuts && n - i >= 8 && cap - w >= 8 && ascii_prefix8(p + i) == 8) {
-        for (std::size_t j = 0; j < 8; ++j) o[w + j] = static_cast<typename S::Unit>(p[i + j]);
-        i += 8;
-        w += 8;
+      if (shortcuts && p[i] - 1u < 0x7Fu) {  // an ASCII run
+        if (!copy_ascii_units(k, p, n, i, o, cap, w)) break;  // output full
         continue;
       }
       const unsigned b = p[i];

@@ -248,6 +248,12 @@ static void test_sizes(void) {
   CHECK(n == 12345); /* untouched on failure */
   CHECK(pgcodec_max_decoded_size(NULL, 1, &n) == -1);
   CHECK(pgcodec_max_decoded_size(c, 1, NULL) == -1);
+  /* Code units: one byte a unit into LATIN1, four into GB18030, the UTF-8 of the form into UTF8. */
+  CHECK(pgcodec_max_encoded_units_size(must_find("LATIN1"), 10, PGCODEC_LATIN1, &n) == 0 && n == 10);
+  CHECK(pgcodec_max_encoded_units_size(must_find("GB18030"), 10, PGCODEC_LATIN1, &n) == 0 && n == 40);
+  CHECK(pgcodec_max_encoded_units_size(c, 10, PGCODEC_UTF32, &n) == 0 && n == 40);
+  CHECK(pgcodec_max_encoded_units_size(c, SIZE_MAX, PGCODEC_UCS2, &n) == -1);
+  CHECK(pgcodec_max_encoded_units_size(c, 1, 99, &n) == -1);
 }
 
 static void test_char_length(void) {
