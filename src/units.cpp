@@ -259,7 +259,7 @@ Result encode_units_in_blocks(const Codec& codec, UnitText in, std::span<char> o
     if (row.ops->encode_units_prefix) {
       const std::size_t n_all = in.length, from = i;
       in.length = rd.n;  // what is held back is not the prefix's
-      i = row.ops->encode_units_prefix(row, in, i, out, w, kernels::active());
+      i = row.ops->encode_units_prefix(row, in, i, out, w, final, kernels::active());
       in.length = n_all;
       if (i == rd.n) break;
       prefix_works |= i != from;

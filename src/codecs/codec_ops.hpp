@@ -120,10 +120,11 @@ struct CodecOps {
   // straight from the units, into out from `w`; stops before the first unit
   // it does not take (a kernel without table shortcuts takes none) or when
   // out has no room, and returns the new i (w updated). The block path
-  // (src/units.cpp) converts the rest.
+  // (src/units.cpp) converts the rest. `final`: `in` ends the text (a
+  // character that could combine with what follows need not wait).
   std::size_t (*encode_units_prefix)(const CodecRow& row, const UnitText& in, std::size_t i,
-                                     std::span<char> out, std::size_t& w, const kernels::Kernel& k) noexcept =
-      nullptr;
+                                     std::span<char> out, std::size_t& w, bool final,
+                                     const kernels::Kernel& k) noexcept = nullptr;
 };
 
 // Families (src/codecs/).

@@ -310,16 +310,18 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
 // it back in a chunk of a longer text).
 template <bool kCombined, class Unit>
 std::size_t encode_prefix(const MultibyteDense& d, const Unit* u, std::size_t i, std::size_t n, char* ob,
-                          std::size_t cap, std::size_t& w, const std::uint32_t* seconds,
+                          std::size_t cap, std::size_t& w, bool final, const std::uint32_t* seconds,
                           std::size_t second_count) noexcept {
   const CodePages pages{d.page_of, d.page_count, d.pages};
+  std::uint64_t second_bits = 0;
+  for (std::size_t s = 0; s < second_count; ++s) second_bits |= std::uint64_t{1} << (seconds[s] & 63u);
   std::size_t fw = w;
   while (i < n) {
     const std::uint32_t cp = u[i];
-    // With combined characters the last unit waits for the block path (a
-    // chunk's last character is held back, ASCII included, as
-    // encode_partial holds it back).
-    if (kCombined && i + 1 == n) break;
+    // With combined characters a chunk's last unit waits for the block path
+    // (it is held back, ASCII included, as encode_partial holds it back);
+    // the text's last combines with nothing after it.
+    if (kCombined && i + 1 == n && !final) break;
     if (cp - 1u < 0x7Fu) {  // ASCII: never part of a combined character
       if (fw == cap) break;
       ob[fw++] = static_cast<char>(cp);
@@ -327,12 +329,16 @@ std::size_t encode_prefix(const MultibyteDense& d, const Unit* u, std::size_t i,
       continue;
     }
     if (cp == 0 || cp - 0xD800u < 0x800u || cp > 0x10FFFFu) break;
-    if constexpr (kCombined) {
+    if (kCombined && i + 1 < n) {
       const std::uint32_t next = u[i + 1];
       if (next == 0 || next - 0xD800u < 0x800u || next > 0x10FFFFu) break;
-      bool second = false;
-      for (std::size_t s = 0; s < second_count; ++s) second |= next == seconds[s];
-      if (second) break;
+      // A mask of the seconds' low 6 bits turns most characters away
+      // before the loop (kanji and kana are no second code point).
+      if ((second_bits >> (next & 63u)) & 1u) {
+        bool second = false;
+        for (std::size_t s = 0; s < second_count; ++s) second |= next == seconds[s];
+        if (second) break;
+      }
     }
     std::uint32_t code = pages(cp);
     if (code >= 0x8000u) {  // two bytes, the common case
@@ -352,12 +358,12 @@ std::size_t encode_prefix(const MultibyteDense& d, const Unit* u, std::size_t i,
 }
 
 std::size_t encode_units_prefix(const CodecRow& row, const UnitText& in, std::size_t i, std::span<char> out,
-                                std::size_t& w, const kernels::Kernel& k) noexcept {
+                                std::size_t& w, bool final, const kernels::Kernel& k) noexcept {
   const MultibyteDense& d = *row.tables.multibyte;
   if (!k.table_shortcuts) return i;
   if (d.pair_count == 0) {
     return with_units(in, [&](const auto* u) {
-      return encode_prefix<false>(d, u, i, in.length, out.data(), out.size(), w, nullptr, 0);
+      return encode_prefix<false>(d, u, i, in.length, out.data(), out.size(), w, final, nullptr, 0);
     });
   }
   // The distinct second code points of the pairs (5 in both encodings).
@@ -372,7 +378,7 @@ std::size_t encode_units_prefix(const CodecRow& row, const UnitText& in, std::si
     seconds[count++] = cp2;
   }
   return with_units(in, [&](const auto* u) {
-    return encode_prefix<true>(d, u, i, in.length, out.data(), out.size(), w, seconds, count);
+    return encode_prefix<true>(d, u, i, in.length, out.data(), out.size(), w, final, seconds, count);
   });
 }
 

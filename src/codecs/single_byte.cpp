@@ -247,7 +247,7 @@ std::size_t encode_prefix(const SingleByteDense& s, const Unit* u, std::size_t i
 }
 
 std::size_t encode_units_prefix(const CodecRow& row, const UnitText& in, std::size_t i, std::span<char> out,
-                                std::size_t& w, const kernels::Kernel& k) noexcept {
+                                std::size_t& w, bool, const kernels::Kernel& k) noexcept {
   if (!k.table_shortcuts) return i;
   if (row.encoding == Encoding::LATIN1 && in.form == UnitForm::Latin1) {
     // LATIN1 from Latin-1 units: a copy up to the next NUL.

@@ -270,7 +270,7 @@ std::size_t encode_prefix(const Unit* u, std::size_t i, std::size_t n, char* o, 
 }
 
 std::size_t encode_units_prefix(const CodecRow&, const UnitText& in, std::size_t i, std::span<char> out,
-                                std::size_t& w, const kernels::Kernel& k) noexcept {
+                                std::size_t& w, bool, const kernels::Kernel& k) noexcept {
   if (!k.table_shortcuts) return i;
   return with_units(in, [&](const auto* u) { return encode_prefix(u, i, in.length, out.data(), out.size(), w); });
 }
