@@ -82,6 +82,20 @@ Py_UCS4 maxchar_of(const char32_t* units, std::size_t n) {
   return bits < 0x80 ? 0x7F : bits <= 0xFF ? 0xFF : bits <= 0xFFFF ? 0xFFFF : 0x10FFFF;
 }
 
+// Whether n Latin-1 units are all ASCII: eight at a time (a loop over bytes
+// into a byte is not vectorized, and cost more than the decode here).
+bool all_ascii(const Py_UCS1* p, std::size_t n) {
+  std::uint64_t bits = 0;
+  std::size_t i = 0;
+  for (; n - i >= 8; i += 8) {
+    std::uint64_t x;
+    std::memcpy(&x, p + i, 8);
+    bits |= x;
+  }
+  for (; i < n; ++i) bits |= p[i];
+  return (bits & 0x8080808080808080ull) == 0;
+}
+
 // Stores n UTF-32 units at the start of `str`'s data, in its kind.
 void store_narrowed(const char32_t* units, PyObject* str, std::size_t n) {
   switch (PyUnicode_KIND(str)) {
@@ -118,9 +132,7 @@ PyObject* decode_str(const Codec& c, std::string_view in, ErrorMode mode, bool f
   Result h = c.decode_units(head_in, {head1, kSmallDecode, UnitForm::Latin1, 0xFF}, mode, false);
   PyObject* str = nullptr;
   if (h.status == Status::Ok) {
-    Py_UCS1 bits = 0;
-    for (std::size_t i = 0; i < h.written; ++i) bits |= head1[i];
-    str = PyUnicode_New(static_cast<Py_ssize_t>(n), bits < 0x80 ? 0x7F : 0xFF);
+    str = PyUnicode_New(static_cast<Py_ssize_t>(n), all_ascii(head1, h.written) ? 0x7F : 0xFF);
     if (!str) return nullptr;
     std::memcpy(PyUnicode_DATA(str), head1, h.written);
   } else {

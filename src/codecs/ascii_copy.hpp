@@ -12,6 +12,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "kernels/kernels.hpp"
 
@@ -54,6 +57,34 @@ inline void copy_short(char* dst, const unsigned char* src, std::size_t n) noexc
   } else if (n) {
     *dst = static_cast<char>(*src);
   }
+}
+
+// Copies src[0, n) to dst up to the first NUL and returns how many bytes
+// it copied (n: none). One pass, 64 bytes at a time with SSE2 (every
+// x86-64 has it): a memchr and then a memcpy would read the input twice.
+// LATIN1, the identity on 01..FF, is this copy both ways.
+inline std::size_t copy_until_nul(const unsigned char* src, unsigned char* dst, std::size_t n) noexcept {
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i zero = _mm_setzero_si128();
+  for (; n - i >= 64; i += 64) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 16));
+    const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 32));
+    const __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 48));
+    const __m128i z = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(a, zero), _mm_cmpeq_epi8(b, zero)),
+                                   _mm_or_si128(_mm_cmpeq_epi8(c, zero), _mm_cmpeq_epi8(d, zero)));
+    if (_mm_movemask_epi8(z)) break;  // a NUL in these 64: the tail finds it
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), a);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i + 16), b);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i + 32), c);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i + 48), d);
+  }
+#endif
+  const void* nul = std::memchr(src + i, 0, n - i);
+  const std::size_t run = nul ? static_cast<std::size_t>(static_cast<const unsigned char*>(nul) - src) : n;
+  if (run > i) std::memcpy(dst + i, src + i, run - i);
+  return run;
 }
 
 // Copies the run of bytes 0x01..0x7F at in[i] (at least one) to out[w] as far

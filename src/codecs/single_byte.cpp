@@ -96,11 +96,12 @@ Result decode_to(const CodecRow& row, std::string_view in, S sink, typename S::U
     while (i < n) {
       if (identity) {
         const std::size_t m = std::min(n - i, cap - w);
-        const void* nul = std::memchr(p + i, 0, m);
-        const std::size_t run = nul ? static_cast<std::size_t>(static_cast<const unsigned char*>(nul) - (p + i)) : m;
+        std::size_t run;
         if constexpr (sizeof(typename S::Unit) == 1) {
-          if (run) std::memcpy(o + w, p + i, run);
+          run = copy_until_nul(p + i, o + w, m);
         } else {
+          const void* nul = std::memchr(p + i, 0, m);
+          run = nul ? static_cast<std::size_t>(static_cast<const unsigned char*>(nul) - (p + i)) : m;
           for (std::size_t j = 0; j < run; ++j) o[w + j] = static_cast<typename S::Unit>(p[i + j]);
         }
         i += run;
@@ -253,9 +254,7 @@ std::size_t encode_units_prefix(const CodecRow& row, const UnitText& in, std::si
     // LATIN1 from Latin-1 units: a copy up to the next NUL.
     const auto* u = static_cast<const unsigned char*>(in.data) + i;
     const std::size_t m = std::min(in.length - i, out.size() - w);
-    const void* nul = std::memchr(u, 0, m);
-    const std::size_t run = nul ? static_cast<std::size_t>(static_cast<const unsigned char*>(nul) - u) : m;
-    if (run) std::memcpy(out.data() + w, u, run);
+    const std::size_t run = copy_until_nul(u, reinterpret_cast<unsigned char*>(out.data() + w), m);
     w += run;
     return i + run;
   }
