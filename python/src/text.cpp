@@ -122,14 +122,15 @@ PyObject* decode_str(const Codec& c, std::string_view in, ErrorMode mode, bool f
   if (n > static_cast<std::size_t>(PY_SSIZE_T_MAX) / 4) return PyErr_NoMemory();
   if (n <= kSmallDecode) return decode_small(c, in, mode, final, r);
   // The head (the first kSmallDecode bytes, as a chunk: a character cut off
-  // at its end is left to the rest) goes to UTF-32 on the stack first, and
-  // the str starts in the kind the head needs: real text shows its script
-  // early, so the str is rarely made twice.
-  // Latin-1 units first (ASCII and the Latin scripts: no narrowing copy),
-  // UTF-32 when the head has a character above U+00FF.
+  // at its end is left to the rest) is decoded on the stack first, and the
+  // str starts in the kind the head needs: real text shows its script
+  // early, so the str is rarely made twice. Into Latin-1 units first (ASCII
+  // and the Latin scripts: no narrowing copy), into UTF-32 when the head
+  // has a character above U+00FF. An error in it: the str of what precedes.
   const std::string_view head_in = in.substr(0, kSmallDecode);
   Py_UCS1 head1[kSmallDecode];
   Result h = c.decode_units(head_in, {head1, kSmallDecode, UnitForm::Latin1, 0xFF}, mode, false);
+  if (h.status == Status::Error) return decode_small(c, head_in, mode, false, r);
   PyObject* str = nullptr;
   if (h.status == Status::Ok) {
     str = PyUnicode_New(static_cast<Py_ssize_t>(n), all_ascii(head1, h.written) ? 0x7F : 0xFF);

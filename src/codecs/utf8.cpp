@@ -78,18 +78,19 @@ Result validate_copy(Encoding target, std::string_view in, std::span<char> out, 
 // data (a predicted branch lets the next character's loads start early; a
 // computed length would chain every character's loads to the last's). It
 // returns at anything else (NUL, a 4-byte character, an invalid byte, fewer
-// than 8 bytes left, a code point above the limit), which the
-// character-by-character loop then takes.
+// than 3 bytes left, a code point above the limit), which the
+// character-by-character loop then takes. It is the only inline path: a
+// buffer with less room goes character by character.
 template <class S>
 std::size_t decode_fast(const kernels::Kernel& k, const unsigned char* p, std::size_t i, std::size_t n,
                         typename S::Unit* o, std::size_t cap, std::size_t& w, char32_t limit) noexcept {
   using U = typename S::Unit;
   std::size_t fw = w;
-  while (n - i >= 8) {
+  while (n - i >= 3) {
     const unsigned c0 = p[i];
     if (c0 < 0x80u) {
       if (c0 == 0) break;
-      if (ascii_prefix8(p + i) == 8) {  // a run of 8 or more: the kernel's
+      if (n - i >= 8 && ascii_prefix8(p + i) == 8) {  // a run of 8 or more: the kernel's
         copy_ascii_units(k, p, n, i, o, cap, fw);
         continue;
       }
@@ -142,36 +143,6 @@ Result decode_to(std::string_view in, S sink, typename S::Unit* const o, const s
       if (copy_ascii_units(k, p, n, i, o, cap, w)) continue;
       r.status = Status::OutputFull;
       break;
-    }
-    // Two- and three-byte characters (Latin, Greek, Cyrillic, ..., CJK)
-    // inline with table shortcuts: PostgreSQL's rule for them (no overlong
-    // form, no surrogate) is Unicode's.
-    const unsigned c0 = p[i];
-    if (shortcuts && n - i >= 3) {
-      const unsigned c1 = p[i + 1], c2 = p[i + 2];
-      std::uint32_t fast = 0;
-      std::size_t fl = 0;
-      if (c0 - 0xC2u < 0x1Eu && (c1 & 0xC0u) == 0x80u) {
-        fast = ((c0 & 0x1Fu) << 6) | (c1 & 0x3Fu);
-        fl = 2;
-      } else if ((c0 & 0xF0u) == 0xE0u && (c1 & 0xC0u) == 0x80u && (c2 & 0xC0u) == 0x80u &&
-                 (c0 != 0xE0u || c1 >= 0xA0u) && (c0 != 0xEDu || c1 < 0xA0u)) {
-        fast = ((c0 & 0x0Fu) << 12) | ((c1 & 0x3Fu) << 6) | (c2 & 0x3Fu);
-        fl = 3;
-      }
-      if (fl) {
-        if (fast > limit) {
-          r.status = Status::Wider;
-          break;
-        }
-        if (cap - w < S::units(fast)) {
-          r.status = Status::OutputFull;
-          break;
-        }
-        w += S::store(o + w, fast);
-        i += fl;
-        continue;
-      }
     }
     const int l = verify_char(Encoding::UTF8, p + i, n - i);
     std::uint32_t cp = 0xFFFD;
