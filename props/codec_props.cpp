@@ -242,7 +242,8 @@ TEST_P(Props, CApiNullsAndZeroCapacities) {
 // blocks of every kernel, after ASCII or a run of one script, and followed
 // by ASCII, by the same script, or by the end of the input. Every kernel
 // gives the same outcome and bytes, and at one offset (drawn) the best
-// kernel gives the model's.
+// kernel gives the model's and every kernel's code-unit paths equal the
+// UTF-8 path.
 TEST_P(Props, BlockEdges) {
   const Codec& c = codec();
   const std::string name = "block edges [" + std::string(c.name()) + "]";
@@ -266,15 +267,25 @@ TEST_P(Props, BlockEdges) {
     for (std::size_t offset = 0; offset < kOffsets; ++offset) {
       const std::string in = harness::place(piece, offset, filler, after, 72);
       if (auto r = harness::check_kernels(c, decoding, mode, in)) RC_FAIL("at offset " + std::to_string(offset) + ": " + *r);
-      if (offset == model_at) require(harness::check_model(c, decoding, in));
+      if (offset == model_at) {
+        require(harness::check_model(c, decoding, in));
+        // The code-unit paths, under every kernel, at the same offset.
+        const kernels::Kernel& saved = kernels::active();
+        for (const kernels::Kernel& k : kernels::available()) {
+          kernels::set_active(k);
+          auto r = harness::check_units(c, decoding, mode, in, offset);
+          kernels::set_active(saved);
+          if (r) RC_FAIL(std::string(k.name) + ": " + *r);
+        }
+      }
     }
   }));
 }
 
 // 13. Long runs of one script (128-400 bytes of characters sharing a UTF-8
 // lead byte, solid or with spaces), so the block kernels take whole blocks;
-// with one edge piece inserted or none. The model's outcome, and a clean
-// run round-trips.
+// with one edge piece inserted or none. The model's outcome, the code-unit
+// paths equal the UTF-8 path, and a clean run round-trips.
 TEST_P(Props, LongRunsOfOneScript) {
   const Codec& c = codec();
   for_each_kernel("long runs", [&] {
@@ -284,6 +295,9 @@ TEST_P(Props, LongRunsOfOneScript) {
     show_input(c, decoding, in);
     require(harness::check_model(c, decoding, in));
     require(harness::check_replace(c, decoding, in));
+    // The code-unit paths too: their block kernels (UTF-8 <-> 16-bit units)
+    // take such runs whole, and stop at the inserted piece.
+    require(harness::check_units(c, decoding, any_mode(), in, *rc::gen::arbitrary<std::size_t>()));
     if (!with_error)
       require(decoding ? harness::check_round_trip_bytes(c, in) : harness::check_round_trip_text(c, in));
   });

@@ -4,16 +4,19 @@
 // The module holds no table of its own and never goes through UTF-8.
 //
 // A str stores every character in 1, 2 or 4 bytes, the narrowest that holds
-// its widest (PEP 393), and must be made in that kind. Up to 256 bytes
-// decode_str decodes into UTF-32 on the stack and makes the str once, in the
-// kind its widest character needs (decode_small). Longer input: its first
-// 256 bytes are decoded so, and the str is made for the rest in the kind
-// they need; the library stops with Status::Wider before a character above
-// that kind, and at each stop decode_str makes the str of the kind the next
-// character needs, copies what is done so far widened, and goes on: each
-// input byte is decoded once, and the prefix is copied at most three times
-// (ASCII -> Latin-1 -> UCS-2 -> UCS-4). The str is allocated for one
-// character per input byte (the most there can be) and shrunk at the end.
+// its widest (PEP 393), and must be made in that kind. Input of ASCII
+// bytes, or of an encoding with nothing above U+00FF (LATIN1), says its
+// kind: the str is made first and the library decodes straight into it. Up
+// to 256 bytes otherwise decode_str decodes on the stack (UCS-2, UTF-32 if
+// needed) and makes the str once, in the kind its widest character needs
+// (decode_small). Longer input: its first 256 bytes are decoded so, and the
+// str is made for the rest in the kind they need; the library stops with
+// Status::Wider before a character above that kind, and at each stop
+// decode_str makes the str of the kind the next character needs, copies
+// what is done so far widened, and goes on: each input byte is decoded
+// once, and the prefix is copied at most three times (ASCII -> Latin-1 ->
+// UCS-2 -> UCS-4). The str is allocated for one character per input byte
+// (the most there can be) and shrunk at the end.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -62,55 +65,89 @@ Result run_decode(const Codec& c, std::string_view in, const UnitBuffer& out, Er
   return r;
 }
 
-// Up to this many input bytes, decode_str decodes into UTF-32 on the stack
-// and makes the str once, of the kind its widest character needs: for short
-// text one allocation and one narrowing copy cost less than the widening
-// steps (each a new str) that a wide first character would take.
+// Up to this many input bytes, decode_str decodes on the stack (into UCS-2,
+// into UTF-32 if the text has a character above U+FFFF) and makes the str
+// once, of the kind its widest character needs: for short text one
+// allocation and one narrowing copy cost less than the widening steps (each
+// a new str) that a wide first character would take.
 constexpr std::size_t kSmallDecode = 256;
 
-template <class To>
-void narrow(const char32_t* from, void* to, std::size_t n) {
+template <class From, class To>
+void narrow(const From* from, void* to, std::size_t n) {
   auto* t = static_cast<To*>(to);
   for (std::size_t i = 0; i < n; ++i) t[i] = static_cast<To>(from[i]);
 }
 
 // The OR of the code points is below 2^k exactly when their maximum is,
 // which is all a str's kind depends on.
-Py_UCS4 maxchar_of(const char32_t* units, std::size_t n) {
+template <class U>
+Py_UCS4 maxchar_of(const U* units, std::size_t n) {
   Py_UCS4 bits = 0;
   for (std::size_t i = 0; i < n; ++i) bits |= units[i];
   return bits < 0x80 ? 0x7F : bits <= 0xFF ? 0xFF : bits <= 0xFFFF ? 0xFFFF : 0x10FFFF;
 }
 
-// Whether n Latin-1 units are all ASCII: eight at a time (a loop over bytes
-// into a byte is not vectorized, and cost more than the decode here).
+// Whether n Latin-1 units (or bytes) are all ASCII: 32 at a time as four
+// words (a loop over bytes is not vectorized, and cost more than the decode
+// here), stopping at the first block with a high bit.
 bool all_ascii(const Py_UCS1* p, std::size_t n) {
-  std::uint64_t bits = 0;
+  constexpr std::uint64_t high = 0x8080808080808080ull;
   std::size_t i = 0;
+  for (; n - i >= 32; i += 32) {
+    std::uint64_t w[4];
+    std::memcpy(w, p + i, 32);
+    if ((w[0] | w[1] | w[2] | w[3]) & high) return false;
+  }
+  std::uint64_t bits = 0;
   for (; n - i >= 8; i += 8) {
     std::uint64_t x;
     std::memcpy(&x, p + i, 8);
     bits |= x;
   }
   for (; i < n; ++i) bits |= p[i];
-  return (bits & 0x8080808080808080ull) == 0;
+  return (bits & high) == 0;
 }
 
-// Stores n UTF-32 units at the start of `str`'s data, in its kind.
-void store_narrowed(const char32_t* units, PyObject* str, std::size_t n) {
+// A new str of `alloc` characters in the kind n units need, holding them.
+template <class U>
+PyObject* str_of(const U* units, std::size_t n, std::size_t alloc) {
+  PyObject* str = PyUnicode_New(static_cast<Py_ssize_t>(alloc), maxchar_of(units, n));
+  if (!str) return nullptr;
+  void* d = PyUnicode_DATA(str);
   switch (PyUnicode_KIND(str)) {
-    case PyUnicode_1BYTE_KIND: narrow<Py_UCS1>(units, PyUnicode_DATA(str), n); break;
-    case PyUnicode_2BYTE_KIND: narrow<Py_UCS2>(units, PyUnicode_DATA(str), n); break;
-    default: std::memcpy(PyUnicode_DATA(str), units, n * sizeof(char32_t)); break;
+    case PyUnicode_1BYTE_KIND: narrow<U, Py_UCS1>(units, d, n); break;
+    case PyUnicode_2BYTE_KIND: narrow<U, Py_UCS2>(units, d, n); break;
+    default: narrow<U, Py_UCS4>(units, d, n); break;
   }
+  return str;
 }
 
 PyObject* decode_small(const Codec& c, std::string_view in, ErrorMode mode, bool final, Result& r) {
-  char32_t units[kSmallDecode];
-  r = c.decode_units(in, {units, in.size(), UnitForm::Utf32, 0x10FFFF}, mode, final);
-  PyObject* str = PyUnicode_New(static_cast<Py_ssize_t>(r.written), maxchar_of(units, r.written));
-  if (str) store_narrowed(units, str, r.written);
-  return str;
+  char16_t u16[kSmallDecode];
+  r = c.decode_units(in, {u16, in.size(), UnitForm::Ucs2, 0xFFFF}, mode, final);
+  if (r.status != Status::Wider) return str_of(u16, r.written, r.written);
+  char32_t u32[kSmallDecode];
+  r = c.decode_units(in, {u32, in.size(), UnitForm::Utf32, 0x10FFFF}, mode, final);
+  return str_of(u32, r.written, r.written);
+}
+
+// Whether every character of the encoding is at most U+00FF (LATIN1): the
+// library's answer, asked once per encoding by decoding bytes 01..FF.
+bool latin1_repertoire(const Codec& c) {
+  static signed char known[encoding_count] = {};  // 0 not asked, 1 yes, -1 no
+  signed char& k = known[to_int(c.encoding())];
+  if (k == 0) {
+    k = -1;
+    if (info(c.encoding()).max_char_length == 1) {
+      char bytes[255];
+      char32_t units[255];
+      for (int b = 1; b < 256; ++b) bytes[b - 1] = static_cast<char>(b);
+      const Result r = c.decode_units({bytes, sizeof bytes}, {units, 255, UnitForm::Utf32, 0x10FFFF},
+                                      ErrorMode::Replace);
+      if (r.ok() && maxchar_of(units, r.written) <= 0xFF) k = 1;
+    }
+  }
+  return k > 0;
 }
 
 }  // namespace
@@ -120,32 +157,55 @@ PyObject* decode_str(const Codec& c, std::string_view in, ErrorMode mode, bool f
   r = Result{};
   if (n == 0) return PyUnicode_New(0, 0);
   if (n > static_cast<std::size_t>(PY_SSIZE_T_MAX) / 4) return PyErr_NoMemory();
-  if (n <= kSmallDecode) return decode_small(c, in, mode, final, r);
-  // The head (the first kSmallDecode bytes, as a chunk: a character cut off
-  // at its end is left to the rest) is decoded on the stack first, and the
-  // str starts in the kind the head needs: real text shows its script
-  // early, so the str is rarely made twice. Into Latin-1 units first (ASCII
-  // and the Latin scripts: no narrowing copy), into UTF-32 when the head
-  // has a character above U+00FF. An error in it: the str of what precedes.
-  const std::string_view head_in = in.substr(0, kSmallDecode);
-  Py_UCS1 head1[kSmallDecode];
-  Result h = c.decode_units(head_in, {head1, kSmallDecode, UnitForm::Latin1, 0xFF}, mode, false);
-  if (h.status == Status::Error) return decode_small(c, head_in, mode, false, r);
   PyObject* str = nullptr;
-  if (h.status == Status::Ok) {
-    str = PyUnicode_New(static_cast<Py_ssize_t>(n), all_ascii(head1, h.written) ? 0x7F : 0xFF);
+  std::size_t in_done = 0, out_done = 0;
+  const bool ascii = all_ascii(reinterpret_cast<const Py_UCS1*>(in.data()), n);
+  if (ascii || latin1_repertoire(c)) {
+    // ASCII bytes, or an encoding with nothing above U+00FF (LATIN1): the
+    // input says the str's kind (ASCII is itself in every encoding; the
+    // library still checks it, NUL included), and the library decodes
+    // straight into it. CPython's own latin-1 and ASCII decoders take the
+    // same two steps, a scan then a copy.
+    str = PyUnicode_New(static_cast<Py_ssize_t>(n), ascii ? 0x7F : 0xFF);
     if (!str) return nullptr;
-    std::memcpy(PyUnicode_DATA(str), head1, h.written);
+  } else if (n <= kSmallDecode) {
+    return decode_small(c, in, mode, final, r);
   } else {
-    char32_t head[kSmallDecode];
-    h = c.decode_units(head_in, {head, kSmallDecode, UnitForm::Utf32, 0x10FFFF}, mode, false);
-    if (h.status != Status::Ok) return decode_small(c, head_in, mode, false, r);
-    str = PyUnicode_New(static_cast<Py_ssize_t>(n), maxchar_of(head, h.written));
-    if (!str) return nullptr;
-    store_narrowed(head, str, h.written);
+    // The head (the first kSmallDecode bytes, as a chunk: a character cut
+    // off at its end is left to the rest) is decoded on the stack first,
+    // and the str starts in the kind the head needs: real text shows its
+    // script early, so the str is rarely made twice. Into Latin-1 units
+    // first (ASCII and the Latin scripts: no narrowing copy), into UCS-2
+    // when the head has a character above U+00FF, into UTF-32 when above
+    // U+FFFF. An error in it: the str of what precedes.
+    const std::string_view head_in = in.substr(0, kSmallDecode);
+    Py_UCS1 head1[kSmallDecode];
+    Result h = c.decode_units(head_in, {head1, kSmallDecode, UnitForm::Latin1, 0xFF}, mode, false);
+    if (h.status == Status::Ok) {
+      str = PyUnicode_New(static_cast<Py_ssize_t>(n), all_ascii(head1, h.written) ? 0x7F : 0xFF);
+      if (!str) return nullptr;
+      std::memcpy(PyUnicode_DATA(str), head1, h.written);
+    } else if (h.status == Status::Wider) {
+      char16_t head2[kSmallDecode];
+      h = c.decode_units(head_in, {head2, kSmallDecode, UnitForm::Ucs2, 0xFFFF}, mode, false);
+      if (h.status == Status::Ok) {
+        str = str_of(head2, h.written, n);
+      } else if (h.status == Status::Wider) {
+        char32_t head4[kSmallDecode];
+        h = c.decode_units(head_in, {head4, kSmallDecode, UnitForm::Utf32, 0x10FFFF}, mode, false);
+        if (h.status != Status::Ok) return decode_small(c, head_in, mode, false, r);
+        str = str_of(head4, h.written, n);
+      } else {
+        return decode_small(c, head_in, mode, false, r);
+      }
+      if (!str) return nullptr;
+    } else {
+      return decode_small(c, head_in, mode, false, r);
+    }
+    in_done = h.consumed;
+    out_done = h.written;
   }
   Py_UCS4 maxchar = PyUnicode_MAX_CHAR_VALUE(str);
-  std::size_t in_done = h.consumed, out_done = h.written;
   for (;;) {
     const auto kind = static_cast<std::size_t>(PyUnicode_KIND(str));
     const UnitBuffer buf{static_cast<char*>(PyUnicode_DATA(str)) + out_done * kind, n - out_done,

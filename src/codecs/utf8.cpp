@@ -81,11 +81,25 @@ Result validate_copy(Encoding target, std::string_view in, std::span<char> out, 
 // than 3 bytes left, a code point above the limit), which the
 // character-by-character loop then takes. It is the only inline path: a
 // buffer with less room goes character by character.
+//
+// Into 16-bit units with the whole BMP allowed, a multibyte character also
+// hands the kernel's block decoder (Kernel::utf8_to_units16) what its
+// validator (Kernel::utf8_valid_run) accepts of the next kBlockSpan bytes.
+// Where the blocks took little (a four-byte character, an invalid byte or
+// NUL close ahead, or text the kernel takes only in runs), the loop waits
+// kBlockRetry bytes before it asks again, so a failed try costs little.
+constexpr std::size_t kBlockSpan = 4096, kBlockRetry = 64;
+
 template <class S>
 std::size_t decode_fast(const kernels::Kernel& k, const unsigned char* p, std::size_t i, std::size_t n,
                         typename S::Unit* o, std::size_t cap, std::size_t& w, char32_t limit) noexcept {
   using U = typename S::Unit;
   std::size_t fw = w;
+  kernels::Utf8To16Fn blocks = nullptr;
+  if constexpr (sizeof(U) == 2) {
+    if (limit >= 0xFFFFu) blocks = k.utf8_to_units16;
+  }
+  std::size_t blocks_from = i;
   while (n - i >= 3) {
     const unsigned c0 = p[i];
     if (c0 < 0x80u) {
@@ -100,6 +114,19 @@ std::size_t decode_fast(const kernels::Kernel& k, const unsigned char* p, std::s
     }
     const unsigned c1 = p[i + 1];
     if ((c0 & 0xF0u) == 0xE0u) {
+      if constexpr (sizeof(U) == 2) {
+        // Room: the output holds a unit for every byte left, as the kernel
+        // needs.
+        if (blocks && i >= blocks_from && n - i >= 80) {
+          const std::size_t valid = k.utf8_valid_run(p + i, n - i < kBlockSpan ? n - i : kBlockSpan);
+          std::size_t units = 0;
+          const std::size_t took = blocks(p + i, valid, reinterpret_cast<char16_t*>(o + fw), units);
+          i += took;
+          fw += units;
+          if (took < kBlockRetry) blocks_from = i + kBlockRetry;
+          if (took) continue;
+        }
+      }
       const unsigned c2 = p[i + 2];
       const std::uint32_t cp = ((c0 & 0x0Fu) << 12) | ((c1 & 0x3Fu) << 6) | (c2 & 0x3Fu);
       // Not short-circuited: one branch for the lot. The overlong forms
@@ -194,10 +221,15 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
 // which is what validate_copy passes. What is no character (NUL, a
 // surrogate, UTF-16 pairs included, a unit above U+10FFFF) or finds no room
 // stops it, for the block path.
+//
+// From 16-bit units, a unit of U+0800..U+FFFF also tries the kernel's block
+// encoder (Kernel::units16_to_utf8) on the units left that have room; where
+// it took little, the loop waits kBlockRetry units before it asks again.
 template <bool Checked, class Unit>
 std::size_t encode_prefix_loop(const Unit* u, std::size_t i, std::size_t n, char* o, std::size_t cap,
-                               std::size_t& w) noexcept {
+                               std::size_t& w, kernels::Units16ToUtf8Fn blocks) noexcept {
   std::size_t fw = w;
+  std::size_t blocks_from = i;
   for (; i < n; ++i) {
     const std::uint32_t cp = u[i];
     if (cp - 1u < 0x7Fu) {
@@ -209,6 +241,19 @@ std::size_t encode_prefix_loop(const Unit* u, std::size_t i, std::size_t n, char
       o[fw + 1] = static_cast<char>(0x80u | (cp & 0x3Fu));
       fw += 2;
     } else if (cp >= 0x800u && cp < 0x10000u && cp - 0xD800u >= 0x800u) {
+      if constexpr (sizeof(Unit) == 2) {
+        if (blocks && i >= blocks_from && n - i >= 16) {
+          const std::size_t room = Checked ? (cap - fw) / 3 : n - i;
+          std::size_t bytes = 0;
+          const std::size_t took = blocks(u + i, room < n - i ? room : n - i, o + fw, bytes);
+          fw += bytes;
+          if (took < kBlockRetry) blocks_from = i + took + kBlockRetry;
+          if (took) {
+            i += took - 1;  // the loop's ++i makes it took
+            continue;
+          }
+        }
+      }
       if (Checked && cap - fw < 3) break;
       o[fw] = static_cast<char>(0xE0u | (cp >> 12));
       o[fw + 1] = static_cast<char>(0x80u | ((cp >> 6) & 0x3Fu));
@@ -234,16 +279,18 @@ std::size_t encode_prefix_loop(const Unit* u, std::size_t i, std::size_t n, char
 // checks no room per character.
 template <class Unit>
 std::size_t encode_prefix(const Unit* u, std::size_t i, std::size_t n, char* o, std::size_t cap,
-                          std::size_t& w) noexcept {
+                          std::size_t& w, kernels::Units16ToUtf8Fn blocks) noexcept {
   constexpr std::size_t per = sizeof(Unit) == 1 ? 2 : sizeof(Unit) == 2 ? 3 : 4;
-  if ((cap - w) / per >= n - i) return encode_prefix_loop<false>(u, i, n, o, cap, w);
-  return encode_prefix_loop<true>(u, i, n, o, cap, w);
+  if ((cap - w) / per >= n - i) return encode_prefix_loop<false>(u, i, n, o, cap, w, blocks);
+  return encode_prefix_loop<true>(u, i, n, o, cap, w, blocks);
 }
 
 std::size_t encode_units_prefix(const CodecRow&, const UnitText& in, std::size_t i, std::span<char> out,
                                 std::size_t& w, bool, const kernels::Kernel& k) noexcept {
   if (!k.table_shortcuts) return i;
-  return with_units(in, [&](const auto* u) { return encode_prefix(u, i, in.length, out.data(), out.size(), w); });
+  return with_units(in, [&](const auto* u) {
+    return encode_prefix(u, i, in.length, out.data(), out.size(), w, k.units16_to_utf8);
+  });
 }
 
 }  // namespace

@@ -20,8 +20,10 @@ constexpr Kernel kCompiled[] = {
     {"sse2", &ascii_run_sse2, &utf8_valid_run_sse2, true},
 #endif
 #if defined(PGCODEC_KERNELS_X86)
-    {"avx2", &ascii_run_avx2, &utf8_valid_run_avx2, true},
-    {"avx512", &ascii_run_avx512, &utf8_valid_run_avx512, true},
+    {"avx2", &ascii_run_avx2, &utf8_valid_run_avx2, true, nullptr, nullptr, &utf8_to_units16_avx2,
+     &units16_to_utf8_avx2},
+    {"avx512", &ascii_run_avx512, &utf8_valid_run_avx512, true, nullptr, nullptr, &utf8_to_units16_avx2,
+     &units16_to_utf8_avx2},
 #endif
 };
 
@@ -31,7 +33,9 @@ bool cpu_runs(const Kernel& k) noexcept {
   // __builtin_cpu_supports also checks that the OS saves the vector state
   // (XCR0), not only the CPUID bits.
   if (name == "avx2") return __builtin_cpu_supports("avx2");
-  if (name == "avx512") return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+  // The avx512 kernel shares the AVX2 kernels for three-byte UTF-8.
+  if (name == "avx512")
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx2");
 #else
   (void)k;
 #endif
@@ -53,15 +57,18 @@ const Listed& listed() noexcept {
     for (const Kernel& k : kCompiled)
       if (cpu_runs(k)) l.kernels[l.count++] = k;
 #if defined(PGCODEC_KERNELS_X86)
-    // The avx512 kernel's single-byte block kernels need VBMI and VBMI2 as
-    // well (Ice Lake and later, Zen 4): where the CPU lacks them the
-    // family goes byte by byte, as under the other kernels.
+    // The avx512 kernel's single-byte block kernels and its UTF-8 <-> 16-bit
+    // unit blocks need VBMI and VBMI2 as well (Ice Lake and later, Zen 4):
+    // where the CPU lacks them the single-byte family goes byte by byte and
+    // UTF-8 takes the AVX2 blocks.
     const bool vbmi2 = __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vbmi2") &&
                        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
     for (std::size_t i = 0; i < l.count; ++i)
       if (vbmi2 && std::string_view(l.kernels[i].name) == "avx512") {
         l.kernels[i].single_byte_decode = &single_byte_decode_avx512;
         l.kernels[i].single_byte_encode = &single_byte_encode_avx512;
+        l.kernels[i].utf8_to_units16 = &utf8_to_units16_avx512;
+        l.kernels[i].units16_to_utf8 = &units16_to_utf8_avx512;
       }
 #endif
     return l;

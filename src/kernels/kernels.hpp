@@ -23,6 +23,7 @@
 #include <string_view>
 
 #include "kernels/single_byte.hpp"
+#include "kernels/utf8_units.hpp"
 
 namespace pgcodec::kernels {
 
@@ -49,11 +50,16 @@ struct Kernel {
   // Null where the kernel has none (the family then goes byte by byte).
   SingleByteDecodeFn single_byte_decode = nullptr;
   SingleByteEncodeFn single_byte_encode = nullptr;
+  // Three-byte UTF-8 to and from 16-bit units, blocks of five characters
+  // (resp. eight units) at a time (kernels/utf8_units.hpp). Null where the
+  // kernel has none: the UTF-8 codec's character loops then do it all.
+  Utf8To16Fn utf8_to_units16 = nullptr;
+  Units16ToUtf8Fn units16_to_utf8 = nullptr;
 };
 
 // Scalar first, then the SIMD kernels this build and this CPU can run, in
-// order of preference: sse2, avx2 (AVX2), avx512 (AVX-512F and BW; with
-// VBMI and VBMI2 also the single-byte block kernels). Built
+// order of preference: sse2, avx2 (AVX2), avx512 (AVX-512F and BW, and
+// AVX2; with VBMI and VBMI2 also the single-byte block kernels). Built
 // once, on the first call (thread-safe, no allocation).
 std::span<const Kernel> available() noexcept;
 // The entry of available() called `name`, or nullptr.
