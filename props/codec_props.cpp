@@ -222,6 +222,19 @@ TEST_P(Props, CodeUnitsEqualUtf8) {
   });
 }
 
+// 13, continued: on dense text of every character length (props/inputs
+// dense_text), which the code-unit block kernels take in mixed blocks.
+TEST_P(Props, CodeUnitsOnDenseText) {
+  const Codec& c = codec();
+  for_each_kernel("units on dense text", [&] {
+    const bool decoding = *rc::gen::arbitrary<bool>();
+    const ErrorMode mode = any_mode();
+    const std::string in = *dense_text(c.encoding(), decoding);
+    show_input(c, decoding, in);
+    require(harness::check_units(c, decoding, mode, in, *rc::gen::arbitrary<std::size_t>()));
+  });
+}
+
 // 11, continued: the C API with the null pointers and zero capacities
 // pgcodec.h allows (a NULL buffer with length 0) converts exactly as an
 // empty span does; the ones it forbids are PGCODEC_INVALID_ARGUMENT and

@@ -122,4 +122,32 @@ rc::Gen<std::string> script_run(Encoding e, bool decoding, bool with_error) {
   });
 }
 
+rc::Gen<std::string> dense_text(Encoding e, bool decoding) {
+  const harness::Repertoire& p = harness::repertoire(e);
+  return rc::gen::exec([&p, e, decoding] {
+    const std::vector<std::string>& chars = decoding ? p.chars : p.text;
+    const std::vector<std::string>& edges = decoding ? p.chars_edges : p.text_edges;
+    const std::size_t want = *rc::gen::inRange<std::size_t>(96, 400);
+    std::string s;
+    std::vector<std::size_t> starts;  // character boundaries
+    while (s.size() < want) {
+      starts.push_back(s.size());
+      const int kind = *rc::gen::inRange(0, 10);
+      if (kind < 2 || chars.empty()) {
+        s += static_cast<char>(*rc::gen::inRange<int>(0x20, 0x7F));  // a space, a letter, punctuation
+      } else if (kind < 4 && !edges.empty()) {
+        s += *rc::gen::elementOf(edges);
+      } else {
+        s += *rc::gen::elementOf(chars);
+      }
+    }
+    starts.push_back(s.size());
+    if (*rc::gen::arbitrary<bool>()) {
+      const std::string piece = *rc::gen::elementOf(harness::edge_pieces(e, decoding));
+      s.insert(starts[*rc::gen::inRange<std::size_t>(0, starts.size())], piece);
+    }
+    return s;
+  });
+}
+
 }  // namespace pgcodec::props

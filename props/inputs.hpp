@@ -32,5 +32,11 @@ rc::Gen<std::string> text_in(Encoding e);
 // one edge piece (harness/core edge_pieces) is inserted at a character
 // boundary.
 rc::Gen<std::string> script_run(Encoding e, bool decoding, bool with_error);
+// 96-400 bytes of `e`'s characters of every length, its edge characters
+// among them, and single ASCII characters (spaces and punctuation between
+// words), as bytes in `e` or as UTF-8; half the time with one edge piece
+// inserted at a character boundary. Text that mixes lengths in every block,
+// as the UTF-8 <-> code unit block kernels take it.
+rc::Gen<std::string> dense_text(Encoding e, bool decoding);
 
 }  // namespace pgcodec::props

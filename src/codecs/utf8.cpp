@@ -76,9 +76,9 @@ Result validate_copy(Encoding target, std::string_view in, std::span<char> out, 
 // bytes: no room check per character): ASCII and 2- and 3-byte characters
 // inline, each advancing by a branch, not by a length computed from the
 // data (a predicted branch lets the next character's loads start early; a
-// computed length would chain every character's loads to the last's). It
-// returns at anything else (NUL, a 4-byte character, an invalid byte, fewer
-// than 3 bytes left, a code point above the limit), which the
+// computed length would chain every character's loads to the last's), and
+// 4-byte characters too. It returns at anything else (NUL, an invalid byte,
+// fewer than 3 bytes left, a code point above the limit), which the
 // character-by-character loop then takes. It is the only inline path: a
 // buffer with less room goes character by character.
 //
@@ -136,6 +136,19 @@ std::size_t decode_fast(const kernels::Kernel& k, const unsigned char* p, std::s
       if (!ok) break;
       o[fw++] = static_cast<U>(cp);
       i += 3;
+      continue;
+    }
+    if (c0 >= 0xF0u) {
+      // Four bytes (emoji in chat text): into UTF-32, or a UTF-16 pair.
+      if (n - i < 4) break;
+      const unsigned c2 = p[i + 2], c3 = p[i + 3];
+      const std::uint32_t cp =
+          ((c0 & 0x07u) << 18) | ((c1 & 0x3Fu) << 12) | ((c2 & 0x3Fu) << 6) | (c3 & 0x3Fu);
+      const bool ok = (c0 <= 0xF4u) & ((c1 & 0xC0u) == 0x80u) & ((c2 & 0xC0u) == 0x80u) &
+                      ((c3 & 0xC0u) == 0x80u) & (cp >= 0x10000u) & (cp <= 0x10FFFFu) & (cp <= limit);
+      if (!ok) break;
+      fw += S::store(o + fw, cp);
+      i += 4;
       continue;
     }
     const std::uint32_t cp = ((c0 & 0x1Fu) << 6) | (c1 & 0x3Fu);
