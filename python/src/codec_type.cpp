@@ -37,8 +37,8 @@ void raise_decode(const CodecObject* c, const Error& e, PyObject* data, std::siz
 // str; an error goes to the handler, if errors names one, from where it is.
 PyObject* decode_text(const CodecObject* self, PyObject* data, std::string_view in, const Errors& errors,
                       bool final, std::size_t* consumed) {
-  Result r;
-  PyObject* s = decode_str(*self->codec, in, errors.mode, final, r);
+  PyObject* s = nullptr;
+  const Result r = decode_str(*self->codec, in, errors.mode, final, s);
   if (!s) return nullptr;
   if (r.status != Status::Error) {
     if (consumed) *consumed = r.consumed;

@@ -62,8 +62,8 @@ PyObject* decode_with_handler(const Codec& c, PyObject* data, std::string_view i
   std::size_t pos = from;
   if (!object || PyList_Append(pieces, done) < 0) goto out;
   for (;;) {
-    Result r;
-    PyObject* s = decode_str(c, in.substr(pos), ErrorMode::Strict, final, r);
+    PyObject* s = nullptr;
+    const Result r = decode_str(c, in.substr(pos), ErrorMode::Strict, final, s);
     if (!s) goto out;
     const int appended = PyList_Append(pieces, s);
     Py_DECREF(s);

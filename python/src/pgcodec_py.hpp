@@ -58,10 +58,11 @@ PyObject* new_encode_error(const Error& e, Encoding codec, PyObject* object, Py_
                            std::size_t utf8_offset);
 
 // text.cpp: str objects straight from and into the library's code units.
-// decode_str: one pass of the library's decoder into a new str (of the
-// input converted, r.consumed bytes; with r.status == Error, the text before
-// the error). nullptr with an exception set only when out of memory.
-PyObject* decode_str(const Codec& c, std::string_view in, ErrorMode mode, bool final, Result& r);
+// decode_str: one pass of the library's decoder into a new str, `str` (of
+// the input converted, the Result's consumed bytes; with status == Error,
+// the text before the error). `str` is nullptr with an exception set only
+// when out of memory (the Result then means nothing).
+Result decode_str(const Codec& c, std::string_view in, ErrorMode mode, bool final, PyObject*& str);
 // A str's own data as the library's UnitText (Latin-1, UCS-2 or UCS-4).
 UnitText units_of(PyObject* str);
 UnitText slice(const UnitText& t, std::size_t from, std::size_t to);

@@ -165,8 +165,8 @@ void raise_stream_decode(StreamDecoderObject* self, const Error& e, std::string_
 PyObject* decoder_run(StreamDecoderObject* self, std::string_view in, std::string_view chunk, bool final) {
   const Codec& c = codec_of(self->codec);
   const std::size_t base = self->fed - in.size();  // stream offset of in[0] (fed counts the chunk)
-  Result r;
-  PyObject* s = decode_str(c, in, self->mode, final, r);
+  PyObject* s = nullptr;
+  const Result r = decode_str(c, in, self->mode, final, s);
   if (!s) return nullptr;
   std::size_t consumed = r.consumed;
   if (r.status == Status::Error) {
