@@ -11,6 +11,7 @@
 
 #include "codec_table.hpp"
 #include "pgcodec/encoding.hpp"
+#include "rules/grammar.hpp"
 #include "rules/utf8.hpp"
 #include "tables/dense.hpp"
 #include "tables/table.hpp"
@@ -114,6 +115,33 @@ void expect_same(pgcodec::Encoding e, std::uint32_t code, std::uint32_t cp) {
       EXPECT_EQ(rc, dc) << static_cast<int>(e) << " U+" << cp;
     }
   }
+}
+
+// The multibyte decoders' fast loop (src/codecs/multibyte.cpp decode_to)
+// takes a three-byte code with a table entry as one character without the
+// grammar: every such entry must be a sequence the grammar accepts as one
+// character of exactly three bytes.
+TEST(Dense, ThreeByteEntriesAreWholeCharacters) {
+  std::size_t entries = 0;
+  for (const auto& inf : pgcodec::encodings()) {
+    const MultibyteDense* d = codec_row(inf.id).tables.multibyte;
+    if (!d || !d->root[3]) continue;
+    for (unsigned b0 = 0; b0 < 256; ++b0) {
+      const std::uint16_t next = d->nodes[d->root[3] * 256u + b0];
+      if (!next) continue;
+      for (unsigned b1 = 0; b1 < 256; ++b1) {
+        const DecodeRow& row = d->rows[d->nodes[next * 256u + b1]];
+        for (unsigned b2 = 0; b2 < 256; ++b2) {
+          if (!dense_row_value(*d, row, b2)) continue;
+          const unsigned char code[3] = {static_cast<unsigned char>(b0), static_cast<unsigned char>(b1),
+                                         static_cast<unsigned char>(b2)};
+          ASSERT_EQ(verify_char(inf.id, code, 3), 3) << inf.name << " " << b0 << " " << b1 << " " << b2;
+          ++entries;
+        }
+      }
+    }
+  }
+  EXPECT_GT(entries, 6000u);  // EUC_JP's JIS X 0212 alone has more
 }
 
 TEST(Dense, AgreesWithRunsAtEveryRunsEdges) {
