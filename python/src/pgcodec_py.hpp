@@ -29,6 +29,8 @@ struct CodecObject {
   // are all >= 0x80): an ASCII str without NUL encodes to its own bytes,
   // with no library call.
   bool ascii_encodes_to_itself;
+  // The same of U+0001..U+00FF (LATIN1): a Latin-1 str without NUL.
+  bool latin1_encodes_to_itself;
 };
 
 extern PyTypeObject* codec_type;

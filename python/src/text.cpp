@@ -53,15 +53,14 @@ void copy_widened(PyObject* from, PyObject* to, std::size_t n) {
   }
 }
 
+// Short input returns the library's Result as it is (no copy: see
+// decode_small); long input releases the GIL around the call.
 Result run_decode(const Codec& c, std::string_view in, const UnitBuffer& out, ErrorMode mode, bool final) {
+  if (in.size() < kReleaseGil) return c.decode_units(in, out, mode, final);
   Result r;
-  if (in.size() >= kReleaseGil) {
-    Py_BEGIN_ALLOW_THREADS
-    r = c.decode_units(in, out, mode, final);
-    Py_END_ALLOW_THREADS
-  } else {
-    r = c.decode_units(in, out, mode, final);
-  }
+  Py_BEGIN_ALLOW_THREADS
+  r = c.decode_units(in, out, mode, final);
+  Py_END_ALLOW_THREADS
   return r;
 }
 
@@ -306,15 +305,21 @@ std::size_t encode_bound(const Codec& c, const UnitText& t) {
   return c.max_encoded_units_size(std::max<std::size_t>(t.length, 1), t.form).value_or(SIZE_MAX);
 }
 
-Result encode_into(const Codec& c, const UnitText& t, char* out, std::size_t cap, ErrorMode mode, bool final) {
+namespace {
+Result encode_without_gil(const Codec& c, const UnitText& t, char* out, std::size_t cap, ErrorMode mode,
+                          bool final) {
   Result r;
-  if (t.length >= kReleaseGil) {
-    Py_BEGIN_ALLOW_THREADS
-    r = c.encode_units(t, std::span<char>(out, cap), mode, final);
-    Py_END_ALLOW_THREADS
-  } else {
-    r = c.encode_units(t, std::span<char>(out, cap), mode, final);
-  }
+  Py_BEGIN_ALLOW_THREADS
+  r = c.encode_units(t, std::span<char>(out, cap), mode, final);
+  Py_END_ALLOW_THREADS
+  return r;
+}
+}  // namespace
+
+Result encode_into(const Codec& c, const UnitText& t, char* out, std::size_t cap, ErrorMode mode, bool final) {
+  // Initialised from the call, not assigned (see decode_small).
+  const Result r = t.length < kReleaseGil ? c.encode_units(t, std::span<char>(out, cap), mode, final)
+                                          : encode_without_gil(c, t, out, cap, mode, final);
   if (r.status == Status::OutputFull) {
     // encode_bound gave the room the library promises: never truncate quietly.
     PyErr_Format(PyExc_SystemError, "pgcodec: %s encoder ran out of its bounded output (%zu bytes for %zu units)",

@@ -92,8 +92,9 @@ class EveryEncodingAgainstCli(unittest.TestCase):
                     self.assert_encodes_as_cli(codec, text)
 
     def test_latin1_range_as_the_cli(self) -> None:
-        # A str of kind UCS1 goes to single-byte encodings through a table
-        # made from the library's answers: still the CLI's bytes and errors.
+        # A str of kind UCS1 is read by the library as Latin-1 units (LATIN1:
+        # copied, where the library says U+0001..U+00FF are their own bytes):
+        # still the CLI's bytes and errors, NUL included.
         rng = random.Random(7)
         chars = [chr(c) for c in range(1, 256)]
         texts = ["".join(chars), "".join(rng.choice(chars) for _ in range(300)), "é" * 50 + "\x80\xff", "é€ÿ"]
@@ -102,6 +103,19 @@ class EveryEncodingAgainstCli(unittest.TestCase):
             for text in texts:
                 with self.subTest(encoding=name, text=text[:5]):
                     self.assert_encodes_as_cli(codec, text)
+                    self.assertEqual(codec.encode(text, "replace"),
+                                     ref.convert("UTF8", name, text.encode(), "replace")[0])
+
+    def test_latin1_str_with_nul_as_the_cli(self) -> None:
+        # LATIN1 copies a Latin-1 str without NUL: with one, the library's
+        # error (or '?'), as the CLI's. (Where a character before the NUL
+        # has no code, the CLI reports the NUL first, as the server
+        # validates a client's whole value first: not compared here.)
+        for name in ("LATIN1", "WIN1252", "LATIN9"):
+            codec = pgcodec.lookup(name)
+            for text in ("é\x00ÿ", "\x00é", "ÿ" * 40 + "\x00"):
+                with self.subTest(encoding=name, text=text[:5]):
+                    self.assertIsNotNone(self.assert_encodes_as_cli(codec, text))
                     self.assertEqual(codec.encode(text, "replace"),
                                      ref.convert("UTF8", name, text.encode(), "replace")[0])
 
