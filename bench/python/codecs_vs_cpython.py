@@ -17,9 +17,14 @@ per call: the best of --repeat runs of a loop long enough to take
 --min-time seconds (timeit's autorange). Ratio = CPython's time ÷
 pgcodec's: above 1, pgcodec is faster.
 
-    PYTHONPATH=build/dev/python /usr/bin/python3 bench/python/codecs_vs_cpython.py \
+    cmake --preset release && cmake --build build/release --target pgcodec_python
+    PYTHONPATH=build/release/python /usr/bin/python3 bench/python/codecs_vs_cpython.py \
         [--sizes 8,100,1K,64K,1M,16M] [--only SJIS,GBK] [--repeat 5] [--min-time 0.05] \
         [--markdown bench/python/RESULTS.md] [--json FILE] [--smoke]
+
+The committed table measures the release build: what pip installs (python/
+packaging/pgcodec_build.py configures CMAKE_BUILD_TYPE=Release, -O3 with
+NDEBUG). The dev preset's module keeps assertions, CPython's included.
 
 --smoke: every row at the three smallest sizes, one short run each (a test
 that the script works, no figures worth keeping). --markdown writes the
@@ -302,7 +307,11 @@ def main() -> int:
                   f"encode {r['encode_py_ns'] / r['encode_ns']:5.2f}x  ({fmt_time(r['decode_ns'])}, "
                   f"{fmt_time(r['encode_ns'])})", file=sys.stderr, flush=True)
     elapsed = time.monotonic() - start
-    command = "PYTHONPATH=build/dev/python /usr/bin/python3 bench/python/codecs_vs_cpython.py " + \
+    # The module measured, as the command that imports it (repo-relative).
+    module_dir = os.path.dirname(os.path.dirname(os.path.abspath(pgcodec.__file__)))
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    where = os.path.relpath(module_dir, repo) if module_dir.startswith(repo + os.sep) else "<installed>"
+    command = f"PYTHONPATH={where} /usr/bin/python3 bench/python/codecs_vs_cpython.py " + \
         " ".join(a for a in sys.argv[1:] if not a.startswith("--markdown") and not a.startswith("--json")
                  and a != args.markdown and a != args.json)
     if args.markdown:

@@ -361,6 +361,17 @@ PyMethodDef codec_methods[] = {
      "_codecs_encode($self, input, errors='strict', /)\n--\n\n"
      "encode() for Python's codecs machinery: returns (bytes, characters consumed),\n"
      "always the whole str. CodecInfo.encode of pgcodec.register()."},
+    {"_copy_escape", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(codec_copy_escape)), METH_FASTCALL,
+     "_copy_escape($self, data, /)\n--\n\n"
+     "One value for COPY's text format: data (in this encoding) with backslash, tab,\n"
+     "newline, CR, BS, VT and FF escaped as \\\\, \\t, ... where they are characters, never\n"
+     "where such a byte is a character's trail byte (SJIS 95 5C is one character).\n"
+     "Returns data itself when it has nothing to escape. For the drivers' COPY."},
+    {"_copy_unescape", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(codec_copy_unescape)),
+     METH_FASTCALL,
+     "_copy_unescape($self, data, /)\n--\n\n"
+     "The reverse of _copy_escape: one field of COPY's text output, its escapes\n"
+     "read by character (a trail byte 0x5C escapes nothing)."},
     {"__reduce__", codec_reduce, METH_NOARGS, "Pickles as pgcodec.lookup(name)."},
     {nullptr, nullptr, 0, nullptr}};
 

@@ -59,6 +59,10 @@ PyObject* new_decode_error(const Error& e, Encoding codec, PyObject* object, Py_
 PyObject* new_encode_error(const Error& e, Encoding codec, PyObject* object, Py_ssize_t start, Py_ssize_t end,
                            std::size_t utf8_offset);
 
+// copy_text.cpp: Codec._copy_escape / _copy_unescape (METH_FASTCALL).
+PyObject* codec_copy_escape(PyObject* self, PyObject* const* args, Py_ssize_t nargs);
+PyObject* codec_copy_unescape(PyObject* self, PyObject* const* args, Py_ssize_t nargs);
+
 // text.cpp: str objects straight from and into the library's code units.
 // decode_str: one pass of the library's decoder into a new str, `str` (of
 // the input converted, the Result's consumed bytes; with status == Error,

@@ -19,9 +19,18 @@ result, dumpers once per instance, and take the Codec from a dict keyed by
 that value; a value then costs one call of the cached Codec's decode or
 encode.
 
+COPY in text form: psycopg escapes each value's bytes (and reads escapes)
+byte by byte, so in the client-only encodings, whose trail bytes may be
+0x5C, it doubles the backslash that is the second byte of 表 (SJIS 95 5C)
+and the server stores something else or rejects the row (docs/python.md).
+Once install() has run on a connection's adapters, its text COPY escapes
+and unescapes by character, with pgcodec's char_length, as the server
+parses it; other connections and the binary format are left as psycopg
+does them.
+
 What stays with psycopg's Python codec: the query text itself, column names,
-error and notice messages, COPY in text form, and loaders psycopg keeps for
-other types (enum, json, hstore ...). For the encodings psycopg has no
+error and notice messages, and loaders psycopg keeps for other types (enum,
+json, hstore ...). For the encodings psycopg has no
 Python codec for (EUC_TW, MULE_INTERNAL), enable_missing_encodings() makes
 pgcodec's codecs psycopg's own, through its private encoding table, and
 they then cover those too.
@@ -145,7 +154,8 @@ def install(context: Any) -> None:
 
     Registration order follows psycopg.types.string: the last str dumper
     registered (text format, unknown oid) stays the default, the others are
-    found by oid."""
+    found by oid. Text COPY through these adapters escapes by character
+    from then on (see the module's documentation)."""
     adapters = context if isinstance(context, AdaptersMap) else getattr(context, "adapters", None)
     if not isinstance(adapters, AdaptersMap):
         raise TypeError(f"install() needs a psycopg connection, cursor or AdaptersMap, "
@@ -161,6 +171,70 @@ def install(context: Any) -> None:
     for name in _TEXT_TYPES:
         adapters.register_loader(name, TextLoader)
         adapters.register_loader(name, TextBinaryLoader)
+    _patch_copy()
+
+
+# --- COPY, text format ------------------------------------------------------
+
+_TEXT_OID = postgres.types["text"].oid
+
+
+def _copy_codec(tx: Any):
+    """The Codec by which this COPY's text must be escaped by character: the
+    client-only encoding (PostgreSQL's rule for COPY, PG_ENCODING_IS_CLIENT_
+    ONLY) of a connection whose adapters have pgcodec installed; else None,
+    and psycopg's own functions run."""
+    adapters = getattr(tx, "adapters", None)
+    if adapters is None or adapters.get_loader(_TEXT_OID, Format.TEXT) is not TextLoader:
+        return None
+    codec = _codec(tx)
+    return None if codec.server else codec
+
+
+def _patch_copy() -> None:
+    """Points psycopg.copy's text row functions (its C ones, where psycopg_c
+    is loaded, or its Python ones) at wrappers that escape by character for
+    the connections _copy_codec() picks. Once per process; TextFormatter
+    looks them up on every row."""
+    from psycopg import copy as psycopg_copy
+    from psycopg.adapt import PyFormat
+
+    if getattr(psycopg_copy.format_row_text, "_pgcodec", False):
+        return
+    psycopg_format = psycopg_copy.format_row_text
+    psycopg_parse = psycopg_copy.parse_row_text
+
+    def format_row_text(row: Any, tx: Any, out: Optional[bytearray] = None) -> bytearray:
+        codec = _copy_codec(tx)
+        if codec is None:
+            return psycopg_format(row, tx, out)
+        if out is None:
+            out = bytearray()
+        if not row:
+            out += b"\n"
+            return out
+        escape = codec._copy_escape
+        for item in row:
+            if item is None:
+                out += b"\\N"
+            else:
+                out += escape(tx.get_dumper(item, PyFormat.TEXT).dump(item))
+            out += b"\t"
+        out[-1:] = b"\n"
+        return out
+
+    def parse_row_text(data: Any, tx: Any) -> tuple:
+        codec = _copy_codec(tx)
+        if codec is None:
+            return psycopg_parse(data, tx)
+        fields = bytes(data).split(b"\t")  # no trail byte is 0x09 or 0x0A
+        fields[-1] = fields[-1][:-1]  # the newline
+        unescape = codec._copy_unescape
+        return tx.load_sequence([None if f == b"\\N" else unescape(f) for f in fields])
+
+    format_row_text._pgcodec = True  # type: ignore[attr-defined]
+    psycopg_copy.format_row_text = format_row_text
+    psycopg_copy.parse_row_text = parse_row_text
 
 
 def enable_missing_encodings() -> list[str]:
