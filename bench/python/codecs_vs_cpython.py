@@ -13,8 +13,9 @@ bytes, and timed:
           codecs.lookup(py).encode(s)
 
 Both must give the same str / bytes first (the run fails otherwise). Time
-per call: the best of --repeat runs of a loop long enough to take
---min-time seconds (timeit's autorange). Ratio = CPython's time ÷
+per call: the best of --repeat rounds, each timing pgcodec and CPython's
+two routes in turn (interleaved: load on the shared machine falls on all
+three alike), a loop long enough to take --min-time seconds each. Ratio = CPython's time ÷
 pgcodec's: above 1, pgcodec is faster.
 
     cmake --preset release && cmake --build build/release --target pgcodec_python
@@ -178,17 +179,27 @@ def make_text(name: str, py: str, groups, nbytes: int, seed: int) -> str:
     return text
 
 
-def best(stmt, repeat: int, min_time: float) -> float:
-    """Seconds per call: the best of `repeat` runs of a loop of at least min_time."""
-    t = timeit.Timer(stmt)
+def loop_size(t: timeit.Timer, min_time: float) -> int:
+    """Calls per run: enough for a run of at least min_time."""
     number = 1
     while True:
         elapsed = t.timeit(number)
         if elapsed >= min_time:
-            break
+            return number
         number = max(number * 2, int(number * min_time / max(elapsed, 1e-9) * 1.2))
-    times = [elapsed] + [t.timeit(number) for _ in range(repeat - 1)]
-    return min(times) / number
+
+
+def best_interleaved(stmts: list, repeat: int, min_time: float) -> list[float]:
+    """Seconds per call of each statement: the best of `repeat` rounds, each
+    round one run of every statement in turn, so that a burst of load on a
+    shared machine falls on all of them alike, not on one."""
+    timers = [timeit.Timer(s) for s in stmts]
+    numbers = [loop_size(t, min_time) for t in timers]
+    bests = [float("inf")] * len(stmts)
+    for _ in range(repeat):
+        for k, (t, number) in enumerate(zip(timers, numbers)):
+            bests[k] = min(bests[k], t.timeit(number) / number)
+    return bests
 
 
 def measure(name: str, py: str, text: str, repeat: int, min_time: float) -> dict:
@@ -200,12 +211,11 @@ def measure(name: str, py: str, text: str, repeat: int, min_time: float) -> dict
         raise SystemExit(f"codecs_vs_cpython: {name} and {py} decode the test text differently")
     if c.encode(text) != data or info.encode(text)[0] != data:
         raise SystemExit(f"codecs_vs_cpython: {name} and {py} encode the test text differently")
-    dec_ours = best(lambda: c.decode(data), repeat, min_time)
-    dec_py = min(best(lambda: data.decode(py), repeat, min_time),
-                 best(lambda: info.decode(data), repeat, min_time))
-    enc_ours = best(lambda: c.encode(text), repeat, min_time)
-    enc_py = min(best(lambda: text.encode(py), repeat, min_time),
-                 best(lambda: info.encode(text), repeat, min_time))
+    dec_ours, dec_py1, dec_py2 = best_interleaved(
+        [lambda: c.decode(data), lambda: data.decode(py), lambda: info.decode(data)], repeat, min_time)
+    enc_ours, enc_py1, enc_py2 = best_interleaved(
+        [lambda: c.encode(text), lambda: text.encode(py), lambda: info.encode(text)], repeat, min_time)
+    dec_py, enc_py = min(dec_py1, dec_py2), min(enc_py1, enc_py2)
     return {"encoding": name, "python": py, "bytes": len(data), "chars": len(text),
             "decode_ns": dec_ours * 1e9, "decode_py_ns": dec_py * 1e9,
             "encode_ns": enc_ours * 1e9, "encode_py_ns": enc_py * 1e9}
@@ -239,7 +249,7 @@ def markdown(results: list[dict], command: str, elapsed: float) -> str:
         "",
         f"Command: `{command}`  ",
         f"Machine: {machine()}  ",
-        f"Run took {elapsed:.0f} s. Time per call is the best of the runs; CPython's is the faster of "
+        f"Run took {elapsed:.0f} s. Time per call is the best of the interleaved rounds; CPython's is the faster of "
         "`b.decode(py)` / `codecs.lookup(py).decode(b)` (encode likewise). Ratio = CPython ÷ pgcodec: "
         "above 1.00 pgcodec is faster. ns/B is per encoded byte.",
         "",

@@ -83,6 +83,13 @@ PyMethodDef module_methods[] = {
     {"aliases", module_aliases, METH_NOARGS,
      "aliases($module, /)\n--\n\n"
      "PostgreSQL's alias table: normalised name -> canonical encoding name."},
+    {"_psycopg2_text_cast", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(psycopg2_text_cast)),
+     METH_FASTCALL,
+     "_psycopg2_text_cast($module, typecaster, name, values, pcast, cursor, decoder, unicode, /)\n--\n\n"
+     "Makes a psycopg2 typecaster (new_type(values, name, pcast)) cast text in C with the\n"
+     "pgcodec Codec its connection's decoder belongs to (psycopg2's UNICODE otherwise).\n"
+     "False, changing nothing, when psycopg2's objects are not laid out as expected.\n"
+     "For pgcodec.drivers.psycopg2."},
     {"_run_cli", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(run_cli)),
      METH_FASTCALL | METH_KEYWORDS,
      "_run_cli($module, command, inputs, source=None, target=None, errors='strict', json=False, "

@@ -59,6 +59,9 @@ PyObject* new_decode_error(const Error& e, Encoding codec, PyObject* object, Py_
 PyObject* new_encode_error(const Error& e, Encoding codec, PyObject* object, Py_ssize_t start, Py_ssize_t end,
                            std::size_t utf8_offset);
 
+// psycopg2_cast.cpp: _pgcodec._psycopg2_text_cast (METH_FASTCALL).
+PyObject* psycopg2_text_cast(PyObject* module, PyObject* const* args, Py_ssize_t nargs);
+
 // copy_text.cpp: Codec._copy_escape / _copy_unescape (METH_FASTCALL).
 PyObject* codec_copy_escape(PyObject* self, PyObject* const* args, Py_ssize_t nargs);
 PyObject* codec_copy_unescape(PyObject* self, PyObject* const* args, Py_ssize_t nargs);

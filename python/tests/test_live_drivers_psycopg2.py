@@ -66,6 +66,9 @@ class PerConnection(unittest.TestCase):
             with self.subTest(encoding=enc, codec=py, misread=len(bad)):
                 conn = connect(enc, install=True)
                 try:
+                    # Text values cast in C by pgcodec, but where psycopg2
+                    # has its own C decoder.
+                    self.assertEqual(pgdrv.text_casts_in_c(conn), enc not in ("UTF8", "LATIN1"))
                     got, held = fetch(conn, enc, chars)
                     self.assertEqual(got, held)
                     with conn.cursor() as cur:
@@ -105,6 +108,61 @@ class PerConnection(unittest.TestCase):
                 self.assertEqual(srv.exception.diag.message_primary, err.message)
         finally:
             conn.close()
+
+    def test_c_cast_types_arrays_nulls_errors_and_encoding_changes(self):
+        conn = connect("EUC_JP", install=True)
+        try:
+            self.assertTrue(pgdrv.text_casts_in_c(conn))
+            with conn.cursor() as cur:
+                # U+2460 is EUC_JP ad a1 (NEC row 13), which euc_jp lacks.
+                cur.execute("SELECT chr(9312), chr(9312)::varchar, chr(9312)::bpchar, chr(9312)::name, "
+                            "'w'::\"char\", ARRAY[chr(9312), NULL, 'a'], NULL::text, ''::text")
+                self.assertEqual(cur.fetchone(), ("\u2460", "\u2460", "\u2460", "\u2460", "w",
+                                                  ["\u2460", None, "a"], None, ""))
+            # psycopg2's own codec after set_client_encoding() (a per-connection
+            # install lasts until then): the cast gives psycopg2's answer.
+            conn.set_client_encoding("UTF8")
+            with conn.cursor() as cur:
+                cur.execute("SELECT chr(9312), ARRAY[chr(9312)]")
+                self.assertEqual(cur.fetchone(), ("\u2460", ["\u2460"]))
+            conn.set_client_encoding("SJIS")  # psycopg2's cp932 again
+            with conn.cursor() as cur:
+                cur.execute("SELECT chr(9312)")
+                self.assertEqual(cur.fetchone(), ("\u2460",))
+            pgdrv.install(conn)  # pgcodec's again, the same typecasters
+            with conn.cursor() as cur:
+                cur.execute("SELECT chr(65374)")  # FULLWIDTH TILDE: SJIS 81 60
+                self.assertEqual(cur.fetchone(), ("\uff5e",))
+        finally:
+            conn.close()
+
+    def test_c_cast_raises_pgcodec_errors(self):
+        # PostgreSQL writes some characters in JOHAB as bytes it cannot read
+        # back; a value holding one fails in the C cast with pgcodec's error.
+        johab = pgcodec.lookup("JOHAB")
+        cp = next(c for c in range(0x3000, 0x10000) if not 0xD800 <= c <= 0xDFFF
+                  and self._unreadable(johab, chr(c)))
+        conn = connect("JOHAB", install=True)
+        try:
+            self.assertTrue(pgdrv.text_casts_in_c(conn))
+            with conn.cursor() as cur:
+                cur.execute("SELECT 'ab' || chr(%s)", (cp,))
+                with self.assertRaises(pgcodec.DecodeError) as ctx:
+                    cur.fetchone()
+                self.assertEqual(ctx.exception.offset, 2)
+                self.assertIn('encoding "JOHAB"', ctx.exception.message)
+        finally:
+            conn.close()
+
+    @staticmethod
+    def _unreadable(codec, ch):
+        try:
+            codec.decode(codec.encode(ch))
+            return False
+        except pgcodec.EncodeError:
+            return False
+        except pgcodec.DecodeError:
+            return True
 
     def test_install_refuses_an_open_transaction(self):
         conn = psycopg2.connect(DSN, client_encoding="UHC")

@@ -14,10 +14,21 @@ connection's one cached codec is pgcodec's. It also makes EUC_TW usable,
 which psycopg2 refuses ("no Python encoding"), and MULE_INTERNAL where the
 database's encoding converts to it.
 
-Why not typecasters: psycopg2 decodes a value with the connection's codec
-before a Python typecaster sees it (typecast.c: a Python typecaster gets a
-str), so a typecaster cannot read the raw bytes; with the wrong codec they
-are already misread or rejected.
+Text values at C speed: psycopg2 decodes a value with the connection's
+codec before a Python typecaster sees it (typecast.c), and for a codec other
+than UTF-8 and Latin-1 that costs a bytes object, a Python call and a tuple
+per value. install(connection) also registers on the connection typecasters
+for text, varchar, bpchar, name, "char" and unknown (and their arrays) whose
+C cast function is pgcodec's: psycopg2's fetch loop then hands pgcodec the
+raw bytes, one C call a value. The cast decodes with the Codec of the
+connection's current codec (so it follows set_client_encoding() where that
+codec is pgcodec's, and gives psycopg2's own answer where it is not). psycopg2
+has no C API for this: the setup finds the typecaster's, cursor's and
+connection's fields by pointer identity on live objects and refuses (leaving
+the codec route above, which is exact too) when they are not laid out as in
+psycopg2 2.0-2.9. text_casts_in_c(connection) says which one a connection got.
+UTF8 and LATIN1 connections keep psycopg2's own C decoders (PyUnicode_Decode-
+UTF8 / Latin1), which need no such help.
 
 Scope: psycopg2 keeps the codec in the connection, so the finest scope is a
 connection; a cursor means its connection. A per-connection install lasts
@@ -29,16 +40,19 @@ encoded wrongly): use connection.set_client_encoding().
 
 from __future__ import annotations
 
+import codecs
 import contextlib
+import weakref
 from typing import Any, Iterator, Optional
 
 import pgcodec
 import psycopg2
 import psycopg2.extensions as _ext
+from pgcodec import _pgcodec
 
 from . import UnsupportedEncoding
 
-__all__ = ["install", "uninstall", "codec_name", "UnsupportedEncoding"]
+__all__ = ["install", "uninstall", "codec_name", "text_casts_in_c", "UnsupportedEncoding"]
 
 _saved: Optional[dict] = None  # psycopg2's own table, while installed globally
 
@@ -74,6 +88,38 @@ def _patched() -> Iterator[None]:
         _ext.encodings.update(before)
 
 
+# psycopg2's text oids (its STRING and UNICODE typecasters, and unknown) and
+# their arrays'.
+TEXT_OIDS = (25, 1043, 1042, 19, 18, 705)
+TEXT_ARRAY_OIDS = (1009, 1015, 1014, 1003, 1002)
+
+_in_c: "weakref.WeakSet[Any]" = weakref.WeakSet()
+
+
+def _never_called(value: Any, cursor: Any) -> Any:
+    raise RuntimeError("pgcodec: psycopg2 called the Python cast of a typecaster whose C cast is set")
+
+
+def _register_text_casts(conn: Any) -> bool:
+    """Registers the C-cast text typecasters on conn, whose codec is pgcodec's;
+    False (nothing registered) if psycopg2's layout is not the expected one."""
+    decoder = codecs.getdecoder(codec_name(pgcodec.lookup(conn.encoding).name))
+    text = _ext.new_type(TEXT_OIDS, "PGCODEC_TEXT", _never_called)
+    with conn.cursor() as cur:
+        if not _pgcodec._psycopg2_text_cast(text, text.name, text.values, _never_called, cur, decoder,
+                                            _ext.UNICODE):
+            return False
+    _ext.register_type(text, conn)
+    _ext.register_type(_ext.new_array_type(TEXT_ARRAY_OIDS, "PGCODEC_TEXTARRAY", text), conn)
+    _in_c.add(conn)
+    return True
+
+
+def text_casts_in_c(conn: Any) -> bool:
+    """Whether install(conn) gave conn the C-cast text typecasters."""
+    return conn in _in_c
+
+
 def install(scope: Any = None) -> None:
     """scope None: every connection made (or set_client_encoding()) from now
     on uses pgcodec; existing connections keep their codec until their next
@@ -106,6 +152,8 @@ def install(scope: Any = None) -> None:
         # through another one: UTF8, or SQL_ASCII when UTF8 is current.
         conn.set_client_encoding("SQL_ASCII" if enc == "UTF8" else "UTF8")
         conn.set_client_encoding(enc)
+    if pgcodec.lookup(enc).name not in ("UTF8", "LATIN1", "SQL_ASCII") and conn not in _in_c:
+        _register_text_casts(conn)
 
 
 def uninstall() -> None:
