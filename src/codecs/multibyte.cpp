@@ -107,13 +107,10 @@ Result decode_to(const CodecRow& row, std::string_view in, S sink, typename S::U
       const TwoByteRows two{d.two, d.values};
       const std::uint16_t* const one = d.one;
       // Three-byte codes (EUC_JP's JIS X 0212, 8F xx xx; EUC_TW's, EUC_JIS_
-      // 2004's): the first byte's node, when the encoding has such codes.
-      // An entry there is a whole character too (Dense.ThreeByteEntries-
-      // AreWholeCharacters checks every one against the grammar).
-      const std::uint16_t* const three = d.root[3] ? d.nodes + d.root[3] * 256u : nullptr;
-      const std::uint16_t* const nodes = d.nodes;
-      const DecodeRow* const rows = d.rows;
-      const std::uint16_t* const values = d.values;
+      // 2004's), where no two-byte code matched: an entry is a whole
+      // character too (Dense.ThreeByteEntriesAreWholeCharacters checks
+      // every one against the grammar).
+      const ThreeByteCodes three(d);
       std::size_t fi = i, fw = w;
       while (fi < n) {
         const unsigned b = p[fi];
@@ -133,16 +130,12 @@ Result decode_to(const CodecRow& row, std::string_view in, S sink, typename S::U
         }
         if (n - fi < 2) break;
         const std::uint16_t v = two(b, p[fi + 1]);
-        if (!v && three && n - fi >= 3) {
-          if (const std::uint16_t next = three[b]) {
-            const DecodeRow& row3 = rows[nodes[next * 256u + p[fi + 1]]];
-            const unsigned b2 = p[fi + 2];
-            const std::uint16_t v3 = b2 >= row3.lo && b2 <= row3.hi ? values[row3.base + b2] : std::uint16_t{0};
-            if (!v3 || (v3 >= kWideFirst && v3 < kWideEnd) || cap - fw < 4 || v3 > limit) break;
-            fw += S::store(ob + fw, v3);
-            fi += 3;
-            continue;
-          }
+        if (!v && n - fi >= 3) {
+          const std::uint16_t v3 = three(b, p[fi + 1], p[fi + 2]);
+          if (!v3 || (v3 >= kWideFirst && v3 < kWideEnd) || cap - fw < 4 || v3 > limit) break;
+          fw += S::store(ob + fw, v3);
+          fi += 3;
+          continue;
         }
         if (!v || (v >= kWideFirst && v < kWideEnd) || cap - fw < 4 || v > limit) break;
         fw += S::store(ob + fw, v);  // SHIFT_JIS_2004's 81 5F and 81 B0 decode to ASCII
@@ -368,15 +361,9 @@ std::size_t encode_prefix(const MultibyteDense& d, const Unit* u, std::size_t i,
       ++i;
       continue;
     }
-    // The page entry already read says the rest (dense_encode would read
-    // it again): a wide code's index, a one-byte code, or none (GB18030's
-    // four-byte runs, or no code).
-    if (code >= kWideCodeFirst && code < kWideCodeEnd) {
-      code = d.wide_codes[code - kWideCodeFirst];
-    } else if (code == 0 && !dense_encode(d, cp, code)) {
-      break;
-    }
-    if (cap - fw < code_length(code)) break;
+    // The page entry already read says the rest (a wide code, a one-byte
+    // code, GB18030's four-byte runs, or no code).
+    if (!dense_encode_entry(d, cp, static_cast<std::uint16_t>(code), code) || cap - fw < code_length(code)) break;
     fw += write_code(ob + fw, code);
     ++i;
   }

@@ -88,6 +88,10 @@ Result validate_copy(Encoding target, std::string_view in, std::span<char> out, 
 // Where the blocks took little (a four-byte character, an invalid byte or
 // NUL close ahead, or text the kernel takes only in runs), the loop waits
 // kBlockRetry bytes before it asks again, so a failed try costs little.
+// What the validator accepted stays known (`valid_end`: a suffix of valid
+// UTF-8 from a character boundary is valid), so a block that stops early
+// (UTF-16 output stops at each four-byte character) costs no second
+// validation of the same bytes.
 constexpr std::size_t kBlockSpan = 4096, kBlockRetry = 64;
 
 template <class S>
@@ -99,7 +103,7 @@ std::size_t decode_fast(const kernels::Kernel& k, const unsigned char* p, std::s
   if constexpr (sizeof(U) == 2) {
     if (limit >= 0xFFFFu) blocks = k.utf8_to_units16;
   }
-  std::size_t blocks_from = i;
+  std::size_t blocks_from = i, valid_end = i;
   while (n - i >= 3) {
     const unsigned c0 = p[i];
     if (c0 < 0x80u) {
@@ -118,9 +122,9 @@ std::size_t decode_fast(const kernels::Kernel& k, const unsigned char* p, std::s
         // Room: the output holds a unit for every byte left, as the kernel
         // needs.
         if (blocks && i >= blocks_from && n - i >= 80) {
-          const std::size_t valid = k.utf8_valid_run(p + i, n - i < kBlockSpan ? n - i : kBlockSpan);
+          if (valid_end <= i) valid_end = i + k.utf8_valid_run(p + i, n - i < kBlockSpan ? n - i : kBlockSpan);
           std::size_t units = 0;
-          const std::size_t took = blocks(p + i, valid, reinterpret_cast<char16_t*>(o + fw), units);
+          const std::size_t took = blocks(p + i, valid_end - i, reinterpret_cast<char16_t*>(o + fw), units);
           i += took;
           fw += units;
           if (took < kBlockRetry) blocks_from = i + kBlockRetry;

@@ -154,6 +154,23 @@ struct TwoByteRows {
   }
 };
 
+// Three-byte codes: `first` is the node of their first byte (root[3]; node
+// 0, all zero, where the encoding has none, so any three bytes may be
+// passed and give 0).
+struct ThreeByteCodes {
+  const std::uint16_t* first;
+  const std::uint16_t* nodes;
+  const DecodeRow* rows;
+  const std::uint16_t* values;
+  explicit ThreeByteCodes(const MultibyteDense& d) noexcept
+      : first(d.nodes + d.root[3] * 256u), nodes(d.nodes), rows(d.rows), values(d.values) {}
+  // The decode value of the three bytes p0 p1 p2 (see kWideFirst).
+  std::uint16_t operator()(unsigned p0, unsigned p1, unsigned p2) const noexcept {
+    const DecodeRow& r = rows[nodes[first[p0 & 0xFF] * 256u + (p1 & 0xFF)]];
+    return p2 >= r.lo && p2 <= r.hi ? values[static_cast<std::uint32_t>(r.base + p2)] : std::uint16_t{0};
+  }
+};
+
 // The decode value of a two-byte code p0 p1 (see kWideFirst), for the
 // decoder's fast path: any two bytes may be passed.
 inline std::uint16_t dense_decode2(const MultibyteDense& d, unsigned p0, unsigned p1) noexcept {
@@ -186,11 +203,7 @@ inline bool dense_decode(const MultibyteDense& d, const unsigned char* p, std::s
   switch (len) {
     case 1: v = p[0] >= 0x80 ? d.one[p[0] - 0x80u] : std::uint16_t{0}; break;
     case 2: v = dense_decode2(d, p[0], p[1]); break;
-    case 3: {
-      const std::uint16_t n = d.nodes[d.root[3] * 256u + p[0]];
-      v = dense_row_value(d, d.rows[d.nodes[n * 256u + p[1]]], p[2]);
-      break;
-    }
+    case 3: v = ThreeByteCodes(d)(p[0], p[1], p[2]); break;
     default: {
       if (d.decode_linear.run_count) {
         const std::uint32_t code = (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) |
@@ -237,16 +250,12 @@ struct CodePages {
   }
 };
 
-inline std::uint32_t dense_page_code(const MultibyteDense& d, std::uint32_t cp) noexcept {
-  const std::uint16_t v = CodePages{d.page_of, d.page_count, d.pages}(cp);
-  if (v >= kWideCodeFirst && v < kWideCodeEnd) return d.wide_codes[v - kWideCodeFirst];
-  return v;
-}
-
-// The byte code of code point cp (>= 0x80); false when it has none.
-inline bool dense_encode(const MultibyteDense& d, std::uint32_t cp, std::uint32_t& code) noexcept {
-  if (const std::uint32_t c = dense_page_code(d, cp)) {
-    code = c;
+// The byte code of code point cp (>= 0x80) whose page entry (CodePages) is
+// v, for a caller that has read it; false when it has none.
+inline bool dense_encode_entry(const MultibyteDense& d, std::uint32_t cp, std::uint16_t v,
+                               std::uint32_t& code) noexcept {
+  if (v) {
+    code = v >= kWideCodeFirst && v < kWideCodeEnd ? d.wide_codes[v - kWideCodeFirst] : v;
     return true;
   }
   if (!d.encode_linear.run_count) return false;
@@ -254,6 +263,11 @@ inline bool dense_encode(const MultibyteDense& d, std::uint32_t cp, std::uint32_
   if (!r) return false;
   code = gb18030_code(r->linear + (cp - r->cp));
   return true;
+}
+
+// The byte code of code point cp (>= 0x80); false when it has none.
+inline bool dense_encode(const MultibyteDense& d, std::uint32_t cp, std::uint32_t& code) noexcept {
+  return dense_encode_entry(d, cp, CodePages{d.page_of, d.page_count, d.pages}(cp), code);
 }
 
 // The code of the combined character (cp1, cp2); false when there is none.
