@@ -8,7 +8,6 @@
 // library's char_length (PostgreSQL's mblen) steps over each character, as
 // the server does.
 #include <algorithm>
-#include <cstring>
 #include <string>
 
 #include "pgcodec_py.hpp"
@@ -44,15 +43,6 @@ char unescape_letter(unsigned char b) {
   }
 }
 
-// The one positional argument (bytes-like data).
-PyObject* one_arg(const char* func, PyObject* const* args, Py_ssize_t nargs) {
-  if (nargs != 1) {
-    PyErr_Format(PyExc_TypeError, "%s() takes exactly one argument (%zd given)", func, nargs);
-    return nullptr;
-  }
-  return args[0];
-}
-
 // The input as the result: `obj` itself when it is exactly bytes.
 PyObject* unchanged(PyObject* obj, std::string_view in) {
   if (PyBytes_CheckExact(obj)) {
@@ -62,33 +52,30 @@ PyObject* unchanged(PyObject* obj, std::string_view in) {
   return PyBytes_FromStringAndSize(in.data(), static_cast<Py_ssize_t>(in.size()));
 }
 
-}  // namespace
-
-PyObject* codec_copy_escape(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
-  PyObject* obj = one_arg("_copy_escape", args, nargs);
-  if (!obj) return nullptr;
+// The one walk both directions take: `data`'s characters in order, a
+// multibyte one copied whole (its length by the library's char_length, as
+// the server's mblen), an ASCII byte handed to ascii(in, i, out), which
+// appends what it makes of it and returns the bytes it took. Input that
+// `untouched` says has nothing for ascii() to change is returned as it is.
+template <class Untouched, class Ascii>
+PyObject* by_character(const char* func, PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                       Untouched untouched, Ascii ascii) {
+  if (nargs != 1) {
+    PyErr_Format(PyExc_TypeError, "%s() takes exactly one argument (%zd given)", func, nargs);
+    return nullptr;
+  }
+  PyObject* obj = args[0];
   Buffer buf;
   if (!buf.get_fast(obj)) return nullptr;
   const std::string_view in = buf.view();
-  const Codec& c = *reinterpret_cast<CodecObject*>(self)->codec;
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
-  std::size_t i = 0;
-  while (i < in.size() && !escape_letter(p[i])) ++i;
-  if (i == in.size()) return unchanged(obj, in);
+  if (untouched(in)) return unchanged(obj, in);
+  const Codec& c = *reinterpret_cast<CodecObject*>(self)->codec;
   std::string out;
   out.reserve(in.size() + in.size() / 8 + 2);
-  // From the start, character by character: the first escapable byte
-  // found above may be a trail byte.
-  for (i = 0; i < in.size();) {
-    const unsigned char b = p[i];
-    if (b < 0x80) {
-      if (const char letter = escape_letter(b)) {
-        out += '\\';
-        out += letter;
-      } else {
-        out += static_cast<char>(b);
-      }
-      ++i;
+  for (std::size_t i = 0; i < in.size();) {
+    if (p[i] < 0x80) {
+      i += ascii(in, i, out);
       continue;
     }
     const std::size_t len = std::max<std::size_t>(c.char_length(in, i), 1);
@@ -98,36 +85,41 @@ PyObject* codec_copy_escape(PyObject* self, PyObject* const* args, Py_ssize_t na
   return PyBytes_FromStringAndSize(out.data(), static_cast<Py_ssize_t>(out.size()));
 }
 
+}  // namespace
+
+PyObject* codec_copy_escape(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  // The first escapable byte may be a trail byte: the walk starts at the
+  // beginning whenever there is one.
+  return by_character(
+      "_copy_escape", self, args, nargs,
+      [](std::string_view in) {
+        return std::none_of(in.begin(), in.end(), [](char b) { return escape_letter(static_cast<unsigned char>(b)); });
+      },
+      [](std::string_view in, std::size_t i, std::string& out) -> std::size_t {
+        if (const char letter = escape_letter(static_cast<unsigned char>(in[i]))) {
+          out += '\\';
+          out += letter;
+        } else {
+          out += in[i];
+        }
+        return 1;
+      });
+}
+
 PyObject* codec_copy_unescape(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
-  PyObject* obj = one_arg("_copy_unescape", args, nargs);
-  if (!obj) return nullptr;
-  Buffer buf;
-  if (!buf.get_fast(obj)) return nullptr;
-  const std::string_view in = buf.view();
-  if (!std::memchr(in.data(), '\\', in.size())) return unchanged(obj, in);
-  const Codec& c = *reinterpret_cast<CodecObject*>(self)->codec;
-  const auto* p = reinterpret_cast<const unsigned char*>(in.data());
-  std::string out;
-  out.reserve(in.size());
-  for (std::size_t i = 0; i < in.size();) {
-    const unsigned char b = p[i];
-    if (b >= 0x80) {
-      const std::size_t len = std::max<std::size_t>(c.char_length(in, i), 1);
-      out.append(in.substr(i, len));
-      i += len;
-      continue;
-    }
-    if (b == '\\' && i + 1 < in.size()) {
-      if (const char ch = unescape_letter(p[i + 1])) {
-        out += ch;
-        i += 2;
-        continue;
-      }
-    }
-    out += static_cast<char>(b);  // a backslash before anything else stays, as psycopg leaves it
-    ++i;
-  }
-  return PyBytes_FromStringAndSize(out.data(), static_cast<Py_ssize_t>(out.size()));
+  return by_character(
+      "_copy_unescape", self, args, nargs,
+      [](std::string_view in) { return in.find('\\') == std::string_view::npos; },
+      [](std::string_view in, std::size_t i, std::string& out) -> std::size_t {
+        if (in[i] == '\\' && i + 1 < in.size()) {
+          if (const char ch = unescape_letter(static_cast<unsigned char>(in[i + 1]))) {
+            out += ch;
+            return 2;
+          }
+        }
+        out += in[i];  // a backslash before anything else stays, as psycopg leaves it
+        return 1;
+      });
 }
 
 }  // namespace pgcodec::python
