@@ -17,21 +17,6 @@ PyObject* cache[encoding_count] = {};
 
 CodecObject* as_codec(PyObject* self) { return reinterpret_cast<CodecObject*>(self); }
 
-// Whether U+0001..U+007F (resp. U+0001..U+00FF) encode to the bytes of
-// their own values in this encoding (the library's answer, once per codec
-// object): ASCII in every encoding, U+0080..U+00FF too in LATIN1.
-void probe_identity(CodecObject* c) {
-  Py_UCS1 units[255];
-  char out[255 * 4];
-  for (int b = 1; b < 256; ++b) units[b - 1] = static_cast<Py_UCS1>(b);
-  const auto same = [&](std::size_t n) {
-    const Result e = c->codec->encode_units({units, n, UnitForm::Latin1}, out, ErrorMode::Strict);
-    return e.ok() && e.written == n && std::memcmp(out, units, n) == 0;
-  };
-  c->ascii_encodes_to_itself = same(127);
-  c->latin1_encodes_to_itself = same(255);
-}
-
 void raise_decode(const CodecObject* c, const Error& e, PyObject* data, std::size_t n) {
   const auto start = static_cast<Py_ssize_t>(std::min(e.offset, n));
   const auto end = static_cast<Py_ssize_t>(std::min(e.offset + std::max<std::size_t>(e.length, 1), n));
@@ -181,9 +166,11 @@ PyObject* codec_encode(PyObject* self_obj, PyObject* const* args, Py_ssize_t nar
   PyObject* str = a[0];
   if (!str_arg(str)) return nullptr;
   const CodecObject* self = as_codec(self_obj);
+  const Identity& id = identity(*self->codec);
   if (PyUnicode_KIND(str) == PyUnicode_1BYTE_KIND &&
-      (self->latin1_encodes_to_itself || (self->ascii_encodes_to_itself && PyUnicode_IS_ASCII(str)))) {
-    // An ASCII str (a Latin-1 one in LATIN1) is, without NUL, its own encoding.
+      (id.latin1_encodes || (id.ascii_encodes && PyUnicode_IS_ASCII(str)))) {
+    // An ASCII str (a Latin-1 one in LATIN1) is, without NUL, its own
+    // encoding: a copy, no library call.
     const auto* p = static_cast<const char*>(PyUnicode_DATA(str));
     const auto n = static_cast<std::size_t>(PyUnicode_GET_LENGTH(str));
     if (!std::memchr(p, 0, n)) return PyBytes_FromStringAndSize(p, static_cast<Py_ssize_t>(n));
@@ -441,7 +428,6 @@ PyObject* codec_for(Encoding e) {
       Py_DECREF(obj);
       return nullptr;
     }
-    probe_identity(c);
     slot = obj;  // the cache keeps this reference for the life of the interpreter
   }
   Py_INCREF(slot);

@@ -24,13 +24,6 @@ struct CodecObject {
   PyObject_HEAD
   const Codec* codec;
   PyObject* name;  // str, the canonical name
-  // Text of bytes 01..7F alone is itself in this encoding (the library says
-  // so at construction: true of every PostgreSQL encoding, whose lead bytes
-  // are all >= 0x80): an ASCII str without NUL encodes to its own bytes,
-  // with no library call.
-  bool ascii_encodes_to_itself;
-  // The same of U+0001..U+00FF (LATIN1): a Latin-1 str without NUL.
-  bool latin1_encodes_to_itself;
 };
 
 extern PyTypeObject* codec_type;
@@ -67,6 +60,17 @@ PyObject* codec_copy_escape(PyObject* self, PyObject* const* args, Py_ssize_t na
 PyObject* codec_copy_unescape(PyObject* self, PyObject* const* args, Py_ssize_t nargs);
 
 // text.cpp: str objects straight from and into the library's code units.
+// What the library says of the code points U+0001..U+00FF in an encoding
+// (asked once per encoding, then kept): they encode to the bytes of their
+// own values (ASCII: every encoding; U+0080..U+00FF too: LATIN1), and bytes
+// 01..FF decode to nothing above U+00FF (LATIN1). The module's copies and
+// the kind of a decoded str rest on these answers, never on a table.
+struct Identity {
+  bool ascii_encodes;
+  bool latin1_encodes;
+  bool latin1_decodes;
+};
+const Identity& identity(const Codec& c);
 // decode_str: one pass of the library's decoder into a new str, `str` (of
 // the input converted, the Result's consumed bytes; with status == Error,
 // the text before the error). `str` is nullptr with an exception set only

@@ -138,26 +138,32 @@ Result decode_small(const Codec& c, std::string_view in, ErrorMode mode, bool fi
   return r;
 }
 
-// Whether every character of the encoding is at most U+00FF (LATIN1): the
-// library's answer, asked once per encoding by decoding bytes 01..FF.
-bool latin1_repertoire(const Codec& c) {
-  static signed char known[encoding_count] = {};  // 0 not asked, 1 yes, -1 no
-  signed char& k = known[to_int(c.encoding())];
-  if (k == 0) {
-    k = -1;
-    if (info(c.encoding()).max_char_length == 1) {
-      char bytes[255];
-      char32_t units[255];
-      for (int b = 1; b < 256; ++b) bytes[b - 1] = static_cast<char>(b);
-      const Result r = c.decode_units({bytes, sizeof bytes}, {units, 255, UnitForm::Utf32, 0x10FFFF},
-                                      ErrorMode::Replace);
-      if (r.ok() && maxchar_of(units, r.written) <= 0xFF) k = 1;
-    }
-  }
-  return k > 0;
-}
-
 }  // namespace
+
+const Identity& identity(const Codec& c) {
+  static Identity known[encoding_count];
+  static bool asked[encoding_count] = {};
+  const int e = to_int(c.encoding());
+  if (!asked[e]) {  // under the GIL: one thread at a time
+    Py_UCS1 units[255];
+    char bytes[255 * 4];
+    for (int b = 1; b < 256; ++b) units[b - 1] = static_cast<Py_UCS1>(b);
+    const auto encodes_to_itself = [&](std::size_t n) {
+      const Result r = c.encode_units({units, n, UnitForm::Latin1}, bytes, ErrorMode::Strict);
+      return r.ok() && r.written == n && std::memcmp(bytes, units, n) == 0;
+    };
+    Identity& id = known[e];
+    id.ascii_encodes = encodes_to_itself(127);
+    id.latin1_encodes = encodes_to_itself(255);
+    // Decoding: every byte 01..FF, replacements included, at most U+00FF.
+    char32_t cps[255];
+    std::memcpy(bytes, units, 255);
+    const Result d = c.decode_units({bytes, 255}, {cps, 255, UnitForm::Utf32, 0x10FFFF}, ErrorMode::Replace);
+    id.latin1_decodes = d.ok() && d.written == 255 && maxchar_of(cps, d.written) <= 0xFF;
+    asked[e] = true;
+  }
+  return known[e];
+}
 
 Result decode_str(const Codec& c, std::string_view in, ErrorMode mode, bool final, PyObject*& str) {
   const std::size_t n = in.size();
@@ -172,7 +178,7 @@ Result decode_str(const Codec& c, std::string_view in, ErrorMode mode, bool fina
   }
   std::size_t in_done = 0, out_done = 0;
   const bool ascii = all_ascii(reinterpret_cast<const Py_UCS1*>(in.data()), n);
-  if (ascii || latin1_repertoire(c)) {
+  if (ascii || identity(c).latin1_decodes) {
     // ASCII bytes, or an encoding with nothing above U+00FF (LATIN1): the
     // input says the str's kind (ASCII is itself in every encoding; the
     // library still checks it, NUL included), and the library decodes
