@@ -26,6 +26,13 @@ rc::Gen<std::string> concat(rc::Gen<std::string> piece) {
                       });
 }
 
+// One piece from the encoding's edge list (harness/core edge_pieces),
+// inserted at one of the character boundaries `starts` of s (drawn).
+void insert_edge_piece(std::string& s, const std::vector<std::size_t>& starts, Encoding e, bool decoding) {
+  const std::string piece = *rc::gen::elementOf(harness::edge_pieces(e, decoding));
+  s.insert(starts[*rc::gen::inRange<std::size_t>(0, starts.size())], piece);
+}
+
 }  // namespace
 
 rc::Gen<std::string> valid_bytes_in(Encoding e) {
@@ -113,11 +120,7 @@ rc::Gen<std::string> script_run(Encoding e, bool decoding, bool with_error) {
       s += chars[*rc::gen::inRange<std::size_t>(0, chars.size())];
     }
     starts.push_back(s.size());
-    if (with_error) {
-      // One piece from the edge list, at a character boundary.
-      const std::string piece = *rc::gen::elementOf(harness::edge_pieces(e, decoding));
-      s.insert(starts[*rc::gen::inRange<std::size_t>(0, starts.size())], piece);
-    }
+    if (with_error) insert_edge_piece(s, starts, e, decoding);
     return s;
   });
 }
@@ -142,10 +145,7 @@ rc::Gen<std::string> dense_text(Encoding e, bool decoding) {
       }
     }
     starts.push_back(s.size());
-    if (*rc::gen::arbitrary<bool>()) {
-      const std::string piece = *rc::gen::elementOf(harness::edge_pieces(e, decoding));
-      s.insert(starts[*rc::gen::inRange<std::size_t>(0, starts.size())], piece);
-    }
+    if (*rc::gen::arbitrary<bool>()) insert_edge_piece(s, starts, e, decoding);
     return s;
   });
 }

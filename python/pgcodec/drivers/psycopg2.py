@@ -88,8 +88,8 @@ def _patched() -> Iterator[None]:
         _ext.encodings.update(before)
 
 
-# psycopg2's text oids (its STRING and UNICODE typecasters, and unknown) and
-# their arrays'.
+# psycopg2's text oids (its STRING and UNICODE typecasters, and unknown), and
+# their arrays' oids.
 TEXT_OIDS = (25, 1043, 1042, 19, 18, 705)
 TEXT_ARRAY_OIDS = (1009, 1015, 1014, 1003, 1002)
 
