@@ -60,14 +60,20 @@ std::size_t whole_prefix(const unsigned char* p, std::size_t n) noexcept {
 // the next one: it combines x y when (x, y) is a pair, and it reports x as
 // invalid when y is cut off by the very end, or fails at y (leaving x
 // unconverted) when y is invalid. So a chunk may end after x only when the
-// chunk holds the whole of y too, and y is valid and no pair (x, y) exists,
-// or x is itself invalid (then nothing is looked ahead); the chunk may end
-// after an invalid unit too. The characters are
-// the encoder's: a valid UTF-8 character, else one byte. Parsing starts 32
-// bytes before the end, at the first byte that is not a continuation byte,
-// which is a boundary of the parse from the start (a valid character never
-// holds a non-continuation byte past its lead); if no cut is found there,
-// from the start of the chunk.
+// chunk holds the whole of y too, y is valid, and the parse does not take
+// x y as a pair (x is invalid, (x, y) is no pair, or x was itself the second
+// of a pair); the chunk may end after an invalid unit too. The characters
+// are the encoder's: a valid UTF-8 character, else one byte.
+//
+// Parsing starts 32 bytes before the end, at the first byte that is not a
+// continuation byte, which is a boundary of the characters (a valid
+// character never holds a non-continuation byte past its lead) but maybe not
+// of the pairs: the parse is known from the first two characters that make
+// no pair, and before that only a cut between such two counts. If no cut is
+// found there, the search starts again from the start of the chunk, a
+// boundary of the parse. So the cut is the last one the whole parse allows,
+// wherever the chunk starts, as long as it starts at a boundary: a run of
+// tone letters (each the first of a pair) keeps only its last letter open.
 std::size_t pair_safe_end(std::span<const detail::Pair> pairs, const unsigned char* p,
                           std::size_t end, ErrorMode mode) noexcept {
   // Replace mode converts a valid character before a cut-off one on its own
@@ -77,18 +83,14 @@ std::size_t pair_safe_end(std::span<const detail::Pair> pairs, const unsigned ch
     std::size_t start;
     std::uint32_t cp;  // 0xFFFFFFFF: invalid byte
   };
-  auto first_of_pair = [&](std::uint32_t cp) {
-    return std::any_of(pairs.begin(), pairs.end(), [&](const detail::Pair& x) { return x.cp1 == cp; });
-  };
-  auto second_of_pair = [&](std::uint32_t cp) {
-    return std::any_of(pairs.begin(), pairs.end(), [&](const detail::Pair& x) { return x.cp2 == cp; });
-  };
   auto search = [&](std::size_t from, std::size_t& cut) {
     // The last units of p[from, end) in a small ring: a cut looks at the
     // unit after it and at most four before.
     Unit ring[5]{};
     std::size_t count = 0;
     bool found = false;
+    bool known = from == 0;  // the parse's boundaries are known here
+    bool taken = false;      // back(0) was the second of a pair (when known)
     auto back = [&](std::size_t k) -> const Unit& { return ring[(count - 1 - k) % 5]; };
     for (std::size_t i = from; i < end;) {
       std::size_t len = 1;
@@ -108,7 +110,13 @@ std::size_t pair_safe_end(std::span<const detail::Pair> pairs, const unsigned ch
         const Unit& y = back(0);
         const Unit& x = back(1);
         const bool x_valid = x.cp != 0xFFFFFFFFu, y_valid = y.cp != 0xFFFFFFFFu;
-        bool safe = !x_valid || (y_valid ? !(first_of_pair(x.cp) && second_of_pair(y.cp)) : !strict);
+        const bool pair = x_valid && y_valid && detail::is_pair(pairs, x.cp, y.cp);
+        // Where the parse is known, x taken as the second of a pair looks at
+        // nothing; elsewhere a pair may be the parse's.
+        const bool combined = pair && !(known && taken);
+        taken = known && combined;
+        known = known || !pair;
+        bool safe = !x_valid || (y_valid ? !combined : !strict);
         // The text before the cut must also not end in what the encoder
         // would take for a cut-off character right after a valid one: an
         // invalid lead claiming past the cut, whose valid predecessor would

@@ -115,34 +115,25 @@ std::size_t byte_count(std::uint32_t v) noexcept {
   return v < 0x80 ? 1 : v < 0x800 ? 2 : v < 0x10000 ? 3 : v < 0x200000 ? 4 : 1;
 }
 
-bool first_of_pair(std::span<const detail::Pair> pairs, std::uint32_t cp) noexcept {
-  return std::any_of(pairs.begin(), pairs.end(), [&](const detail::Pair& x) { return x.cp1 == cp; });
-}
-bool is_pair(std::span<const detail::Pair> pairs, std::uint32_t cp1, std::uint32_t cp2) noexcept {
-  return std::any_of(pairs.begin(), pairs.end(),
-                     [&](const detail::Pair& x) { return x.cp1 == cp1 && x.cp2 == cp2; });
-}
-
 // Where a block of units [from, end) may end (end < the text's end) so that
 // encoding it alone converts its characters exactly as encoding the whole
 // text does: the last unit boundary at or before `end` (never inside a UTF-16
 // pair) and, with combined pairs, one that the encoder's parse reaches
-// (the character before it is not the first of a pair, or was the second of
-// one) and whose next character is valid (UtfToLocal checks the next
-// character before it looks the pair up). `from` if there is none.
+// whose next character is valid (UtfToLocal checks the next character
+// before it looks the pair up). `from` if there is none.
 std::size_t safe_cut(const Reader& rd, std::span<const detail::Pair> pairs, std::size_t from,
                      std::size_t end) noexcept {
   if (pairs.empty()) return end;  // the block never splits a UTF-16 pair
-  // A boundary k is reached when unit k - 1 is not the first of a pair (no
-  // code point above U+FFFF is: the low half of a UTF-16 pair reads as no
-  // character here, which is right for this test).
+  // The parse reaches k, wherever it started, when units k - 1 and k make
+  // no pair (no code point above U+FFFF is in one: the low half of a UTF-16
+  // pair reads as no character here, which is right for this test).
   for (std::size_t k = end; k > from && end - k < 64; --k) {
     const Reader::Char prev = rd.at(k - 1), next = rd.at(k);
     if (prev.units == 2) continue;  // k is inside a UTF-16 pair
-    if (next.valid && !(prev.valid && first_of_pair(pairs, prev.cp))) return k;
+    if (next.valid && !(prev.valid && is_pair(pairs, prev.cp, next.cp))) return k;
   }
-  // A long run of first-of-pair characters (alternating tone letters): the
-  // encoder's parse from `from`, a boundary, pair by pair.
+  // A long run in which each character pairs with the next (alternating
+  // tone letters): the encoder's parse from `from`, a boundary, pair by pair.
   std::size_t best = from;
   for (std::size_t k = from; k < end;) {
     const Reader::Char x = rd.at(k);
@@ -285,8 +276,8 @@ Result encode_units_in_blocks(const Codec& codec, UnitText in, std::span<char> o
         j = cut;
         break;
       }
-      // No cut in a full block: 1024 units or more, each the first of a
-      // pair or followed by no character. Only Strict mode puts units that
+      // No cut in a full block: 1024 units or more, each pairing with the
+      // next or followed by no character. Only Strict mode puts units that
       // are no character in a block, and the encoder stops at the first of
       // them, inside the block, so ending the block anywhere after it is as
       // good as a cut. (A run of tone letters always has a cut.)

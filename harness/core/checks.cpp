@@ -319,8 +319,7 @@ CheckResult held_back_rule(const Codec& c, std::string_view back) {
   PGCODEC_EXPECT(combines, "held back " + hex_bytes(back) + ": more than a cut-off character");
   PGCODEC_EXPECT(well_formed_prefix(Encoding::UTF8, open) == open.size(),
                  "held back " + hex_bytes(back) + ": not only characters a pair could take");
-  const std::size_t tones = open.find_first_not_of("\xCB\xA5\xA9", open.size() > 4 ? 4 : 0);
-  PGCODEC_EXPECT(code_points_of(open).size() <= 2 || tones == std::string_view::npos,
+  PGCODEC_EXPECT(code_points_of(open).size() <= 2,
                  "held back " + hex_bytes(back) + ": more than the combining rule keeps open");
   return {};
 }

@@ -89,8 +89,9 @@ class PGCODEC_API Codec {
   // utf8.size(); pass them again at the start of the next chunk, and the
   // last chunk to encode(). What is held back is at most the bytes from a
   // lead byte whose claim reaches past the end (a cut-off character, up to
-  // 3 bytes) and the characters the combining rule keeps open (two, except
-  // in a run of alternating tone letters U+02E5 U+02E9). An error whose
+  // 3 bytes) and the characters the combining rule keeps open (at most
+  // two: the parse's pairs are followed from the chunk's start, so a run of
+  // tone letters U+02E5 U+02E9 keeps only its end open). An error whose
   // bytes are all in `utf8` is reported at once (c3 f2 is invalid whatever
   // follows), as decode_partial reports it.
   Result encode_partial(std::string_view utf8, std::span<char> out,

@@ -201,10 +201,10 @@ PGCODEC_API void pgcodec_stream_free(pgcodec_stream *stream) PGCODEC_NOEXCEPT; /
  * counts the chunk's bytes taken (converted or carried); error offsets count
  * from the start of the stream. After an error the stream stays failed:
  * every later call returns that same error.
- * An encoding stream carries a few bytes at most, except a run of
- * alternating tone letters U+02E5 U+02E9 in EUC_JIS_2004 / SHIFT_JIS_2004,
- * which it carries whole; only then (past 32 bytes) does feed allocate, and
- * should that fail it returns PGCODEC_OUTPUT_FULL with `consumed` < len:
+ * An encoding stream carries a few bytes at most (a cut-off character and
+ * the two characters a combined pair could still take); should it ever
+ * need more than 32, feed allocates, and should that fail it returns
+ * PGCODEC_OUTPUT_FULL with `consumed` < len:
  * nothing is lost, and chunk + consumed can be fed again (as after a too
  * small out). */
 PGCODEC_API pgcodec_result pgcodec_stream_feed(pgcodec_stream *stream, const char *chunk,

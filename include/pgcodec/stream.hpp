@@ -28,9 +28,8 @@ namespace detail {
 // The bytes held back live in an inline buffer of kInline bytes. The
 // decoder never holds back more than 3 (a cut-off character); the encoder
 // holds back a cut-off character and what a combined pair could still take
-// (a few characters), except in a run of alternating tone letters U+02E5
-// U+02E9 in EUC_JIS_2004 / SHIFT_JIS_2004, which encode_partial holds back
-// whole. Only then does the buffer move to the heap, grown by doubling with
+// (two characters). Should a window of held-back bytes and chunk ever
+// convert nothing, the buffer moves to the heap, grown by doubling with
 // nothrow new; if that allocation fails, feed() stops short (see feed).
 class PGCODEC_API StreamCore {
  public:
@@ -120,11 +119,10 @@ class StreamEncoder {
   // of the stream. After an error the encoder stays failed and every later
   // call returns that same error.
   //
-  // Allocation: none, unless what is held back outgrows 32 bytes, which only
-  // a run of alternating tone letters U+02E5 U+02E9 in EUC_JIS_2004 /
-  // SHIFT_JIS_2004 does (encode_partial holds such a run back whole, since
-  // the next chunk could still change how it pairs). Should that allocation
-  // fail, feed returns Status::OutputFull with `consumed` < chunk.size():
+  // Allocation: none while what is held back fits in 32 bytes, as
+  // encode_partial's rule keeps it (a cut-off character and at most two
+  // characters a pair could still take). Should it ever outgrow them and
+  // the allocation fail, feed returns Status::OutputFull with `consumed` < chunk.size():
   // nothing is lost, the encoder stays usable, and the rest of the chunk
   // can be fed again. (Status::OutputFull means the same when `out` is
   // smaller than output_bound, in both streams: `consumed` bytes were taken,

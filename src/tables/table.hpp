@@ -38,6 +38,14 @@ struct Pair {
   std::uint32_t cp2;
 };
 
+// Whether (cp1, cp2) is one of `pairs`: what the encoder's one-character
+// lookahead looks for.
+inline bool is_pair(std::span<const Pair> pairs, std::uint32_t cp1, std::uint32_t cp2) noexcept {
+  for (const Pair& x : pairs)
+    if (x.cp1 == cp1 && x.cp2 == cp2) return true;
+  return false;
+}
+
 // GB18030's four-byte characters, which PostgreSQL computes from ranges rather
 // than tabulating: `linear` counts four-byte codes from 81 30 81 30 in the
 // encoding's own order (10 * 126 * 10 per lead byte).
