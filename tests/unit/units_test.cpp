@@ -120,6 +120,29 @@ TEST(Units, EncodePartialHoldsBackWhatAPairCouldTake) {
   EXPECT_EQ(out.substr(0, r.written), "\x82\xf5");
 }
 
+// encode_fuzzer/b9d91e4cd783e65e: a UTF-16 chunk of tone letters U+02E9
+// after U+2A61A held back 12 units where encode_partial of the same text
+// held back 28 characters; both now hold back only the last letter, which a
+// following U+02E5 could still take.
+TEST(Regression, ToneLettersHoldBackOnlyTheOpenEnd) {
+  for (const char* name : {"EUC_JIS_2004", "SHIFT_JIS_2004"}) {
+    const Codec& c = named(name);
+    std::u16string text = u"a";
+    std::string utf8 = "a";
+    for (int i = 0; i < 30; ++i) text += u'\u02E9', utf8 += "\xCB\xA9";
+    text += u"\U0002A61A";
+    utf8 += "\xF0\xAA\x98\x9A";
+    for (int i = 0; i < 28; ++i) text += u'\u02E9', utf8 += "\xCB\xA9";
+    std::string out(256, '\0');
+    const Result u = c.encode_units({text.data(), text.size(), UnitForm::Utf16}, out, ErrorMode::Strict, false);
+    ASSERT_TRUE(u.ok()) << name;
+    EXPECT_EQ(u.consumed, text.size() - 1) << name;
+    const Result p = c.encode_partial(utf8, out);
+    ASSERT_TRUE(p.ok()) << name;
+    EXPECT_EQ(p.consumed, utf8.size() - 2) << name;
+  }
+}
+
 TEST(Units, CApi) {
   const pgcodec_codec* c = pgcodec_find("SJIS");
   char16_t u16[4];
