@@ -130,6 +130,10 @@ PyObject* raise_strict_encode(const Codec& c, PyObject* str, const UnitText& tex
   return nullptr;
 }
 
+// From this many characters a LATIN1 encode of a Latin-1 str is the
+// library's one-pass copy rather than memchr and PyBytes' copy.
+constexpr std::size_t kOnePassCopy = 4096;
+
 PyObject* codec_encode(PyObject* self_obj, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 
 PyObject* codec_codecs_encode(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
@@ -170,10 +174,24 @@ PyObject* codec_encode(PyObject* self_obj, PyObject* const* args, Py_ssize_t nar
   if (PyUnicode_KIND(str) == PyUnicode_1BYTE_KIND &&
       (id.latin1_encodes || (id.ascii_encodes && PyUnicode_IS_ASCII(str)))) {
     // An ASCII str (a Latin-1 one in LATIN1) is, without NUL, its own
-    // encoding: a copy, no library call.
+    // encoding: a copy. Short, or not LATIN1: memchr and a copy, no library
+    // call. Long LATIN1: the library's copy, which looks for NUL as it
+    // copies (one pass over the data, not two).
     const auto* p = static_cast<const char*>(PyUnicode_DATA(str));
     const auto n = static_cast<std::size_t>(PyUnicode_GET_LENGTH(str));
-    if (!std::memchr(p, 0, n)) return PyBytes_FromStringAndSize(p, static_cast<Py_ssize_t>(n));
+    if (n < kOnePassCopy || !id.latin1_encodes) {
+      if (!std::memchr(p, 0, n)) return PyBytes_FromStringAndSize(p, static_cast<Py_ssize_t>(n));
+    } else {
+      PyObject* bytes = PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(n));
+      if (!bytes) return nullptr;
+      Result r;
+      Py_BEGIN_ALLOW_THREADS
+      r = self->codec->encode_units({p, n, UnitForm::Latin1}, std::span<char>(PyBytes_AS_STRING(bytes), n),
+                                    ErrorMode::Strict);
+      Py_END_ALLOW_THREADS
+      if (r.ok() && r.written == n) return bytes;
+      Py_DECREF(bytes);  // a NUL: the general path below reports or handles it
+    }
   }
   // The library reads the str's own characters (Latin-1, UCS-2 or UCS-4).
   const UnitText text = units_of(str);

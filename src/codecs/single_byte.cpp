@@ -98,7 +98,7 @@ Result decode_to(const CodecRow& row, std::string_view in, S sink, typename S::U
         const std::size_t m = std::min(n - i, cap - w);
         std::size_t run;
         if constexpr (sizeof(typename S::Unit) == 1) {
-          run = copy_until_nul(p + i, o + w, m);
+          run = copy_until_nul(k, p + i, o + w, m);
         } else {
           const void* nul = std::memchr(p + i, 0, m);
           run = nul ? static_cast<std::size_t>(static_cast<const unsigned char*>(nul) - (p + i)) : m;
@@ -254,7 +254,7 @@ std::size_t encode_units_prefix(const CodecRow& row, const UnitText& in, std::si
     // LATIN1 from Latin-1 units: a copy up to the next NUL.
     const auto* u = static_cast<const unsigned char*>(in.data) + i;
     const std::size_t m = std::min(in.length - i, out.size() - w);
-    const std::size_t run = copy_until_nul(u, reinterpret_cast<unsigned char*>(out.data() + w), m);
+    const std::size_t run = copy_until_nul(k, u, reinterpret_cast<unsigned char*>(out.data() + w), m);
     w += run;
     return i + run;
   }

@@ -105,6 +105,43 @@ PGCODEC_TARGET_AVX512 std::size_t ascii_run_avx512(const unsigned char* p,
     if (left <= 64) return n;
   }
 }
+
+// LATIN1's copy: 64 bytes an iteration, stopped by a block with a NUL, whose
+// bytes before the NUL the tail copies.
+PGCODEC_TARGET_AVX2 std::size_t copy_until_nul_avx2(const unsigned char* src, unsigned char* dst,
+                                                    std::size_t n) noexcept {
+  std::size_t i = 0;
+  const __m256i zero = _mm256_setzero_si256();
+  for (; n - i >= 64; i += 64) {
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i));
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i + 32));
+    if (_mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpeq_epi8(a, zero), _mm256_cmpeq_epi8(b, zero)))) break;
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i), a);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i + 32), b);
+  }
+  const void* nul = std::memchr(src + i, 0, n - i);
+  const std::size_t run = nul ? static_cast<std::size_t>(static_cast<const unsigned char*>(nul) - src) : n;
+  if (run > i) std::memcpy(dst + i, src + i, run - i);
+  return run;
+}
+
+// Masked loads and stores: the tail and a short input take no second loop.
+PGCODEC_TARGET_AVX512 std::size_t copy_until_nul_avx512(const unsigned char* src, unsigned char* dst,
+                                                        std::size_t n) noexcept {
+  for (std::size_t i = 0; i < n; i += 64) {
+    const std::size_t left = n - i;
+    const __mmask64 in = left >= 64 ? ~__mmask64{0} : (__mmask64{1} << left) - 1;
+    const __m512i v = _mm512_maskz_loadu_epi8(in, src + i);
+    const __mmask64 nul = _mm512_testn_epi8_mask(v, v) & in;
+    if (nul) {
+      const auto k = static_cast<unsigned>(__builtin_ctzll(nul));
+      _mm512_mask_storeu_epi8(dst + i, (__mmask64{1} << k) - 1, v);
+      return i + k;
+    }
+    _mm512_mask_storeu_epi8(dst + i, in, v);
+  }
+  return n;
+}
 #endif
 
 }  // namespace pgcodec::kernels

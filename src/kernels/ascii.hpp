@@ -15,6 +15,9 @@ std::size_t ascii_run_sse2(const unsigned char* p, std::size_t n) noexcept;
 // Only for a CPU with AVX2 (resp. AVX-512F and BW): kernels.cpp checks.
 std::size_t ascii_run_avx2(const unsigned char* p, std::size_t n) noexcept;
 std::size_t ascii_run_avx512(const unsigned char* p, std::size_t n) noexcept;
+// Kernel::copy_until_nul.
+std::size_t copy_until_nul_avx2(const unsigned char* src, unsigned char* dst, std::size_t n) noexcept;
+std::size_t copy_until_nul_avx512(const unsigned char* src, unsigned char* dst, std::size_t n) noexcept;
 #endif
 
 // The run within fewer than 16 bytes, eight at a time (baseline code, for

@@ -37,6 +37,11 @@ using AsciiRunFn = std::size_t (*)(const unsigned char* p, std::size_t n) noexce
 // A character cut off by p + n does not count. Never reads outside [p, p + n).
 using Utf8ValidRunFn = std::size_t (*)(const unsigned char* p, std::size_t n) noexcept;
 
+// Copies [src, src + n) to dst up to the first NUL (LATIN1, the identity on
+// 01..FF); returns how many bytes it copied. Never reads past src + n nor
+// writes past dst + the returned length.
+using CopyUntilNulFn = std::size_t (*)(const unsigned char* src, unsigned char* dst, std::size_t n) noexcept;
+
 struct Kernel {
   const char* name;  // "scalar", "sse2", "avx2", "avx512": also the PGCODEC_FORCE_IMPL value
   AsciiRunFn ascii_run;
@@ -55,6 +60,9 @@ struct Kernel {
   // kernel has none: the UTF-8 codec's character loops then do it all.
   Utf8To16Fn utf8_to_units16 = nullptr;
   Units16ToUtf8Fn units16_to_utf8 = nullptr;
+  // LATIN1's copy (codecs/ascii_copy.hpp's copy_until_nul is the twin every
+  // kernel without one uses).
+  CopyUntilNulFn copy_until_nul = nullptr;
 };
 
 // Scalar first, then the SIMD kernels this build and this CPU can run, in
