@@ -17,9 +17,15 @@ namespace pgcodec {
 
 namespace {
 
+// n * factor, if it is at most SIZE_MAX - 16 (room for a caller's terminator
+// and slack). A multiplication with an overflow check, not a division: the
+// bound is asked before every encode in the Python module, and a 64-bit
+// division was 5 % of an 8-byte encode there (perf).
 std::optional<std::size_t> times(std::size_t n, std::size_t factor) {
-  if (factor && n > (std::numeric_limits<std::size_t>::max() - 16) / factor) return std::nullopt;
-  return n * factor;
+  std::size_t product;
+  if (__builtin_mul_overflow(n, factor, &product) || product > std::numeric_limits<std::size_t>::max() - 16)
+    return std::nullopt;
+  return product;
 }
 
 }  // namespace

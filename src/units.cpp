@@ -216,10 +216,11 @@ std::size_t unit_of(const Reader& rd, std::size_t from, std::size_t at) noexcept
 
 }  // namespace
 
-Result Codec::decode_units(std::string_view in, UnitBuffer out, ErrorMode mode,
+Result Codec::decode_units(std::string_view in, const UnitBuffer& out, ErrorMode mode,
                            bool final) const noexcept {
-  out.limit = std::clamp<char32_t>(out.limit, 0x7F, form_max(out.form));
-  return row_->ops->decode_units(*row_, in, out, mode, final, kernels::active());
+  // Field by field (see the declaration).
+  const UnitBuffer o{out.data, out.capacity, out.form, std::clamp<char32_t>(out.limit, 0x7F, form_max(out.form))};
+  return row_->ops->decode_units(*row_, in, o, mode, final, kernels::active());
 }
 
 Result Codec::encode_units(UnitText in, std::span<char> out, ErrorMode mode,

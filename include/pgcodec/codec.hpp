@@ -102,8 +102,11 @@ class PGCODEC_API Codec {
   // the same Status, `consumed` and Error (offsets in input bytes), with
   // `written` counted in units. Status::Wider (never from decode()) stops
   // before a character whose code point is above out.limit.
-  // max_decoded_units(n) units always suffice. No allocation.
-  Result decode_units(std::string_view in, UnitBuffer out, ErrorMode mode = ErrorMode::Strict,
+  // max_decoded_units(n) units always suffice. No allocation. (`out` by
+  // reference: a 32-byte struct passed by value is copied with wide loads
+  // right after the caller stored it field by field, a store-forwarding
+  // stall on every call.)
+  Result decode_units(std::string_view in, const UnitBuffer& out, ErrorMode mode = ErrorMode::Strict,
                       bool final = true) const noexcept;
   // Code units -> bytes in encoding(), exactly as encode() converts the
   // text's UTF-8 (a lone surrogate or a unit above U+10FFFF counts as the

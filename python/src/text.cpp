@@ -55,11 +55,16 @@ void copy_widened(PyObject* from, PyObject* to, std::size_t n) {
 
 // Short input returns the library's Result as it is (no copy: see
 // decode_small); long input releases the GIL around the call.
-Result run_decode(const Codec& c, std::string_view in, const UnitBuffer& out, ErrorMode mode, bool final) {
-  if (in.size() < kReleaseGil) return c.decode_units(in, out, mode, final);
+// The buffer's fields, not a UnitBuffer: the one passed to the library is
+// built in the call's argument area, where a copy of a UnitBuffer just
+// stored field by field stalled on store forwarding (perf: 39 % of an
+// 8-byte decode_str).
+Result run_decode(const Codec& c, std::string_view in, void* data, std::size_t capacity, UnitForm form,
+                  char32_t limit, ErrorMode mode, bool final) {
+  if (in.size() < kReleaseGil) return c.decode_units(in, {data, capacity, form, limit}, mode, final);
   Result r;
   Py_BEGIN_ALLOW_THREADS
-  r = c.decode_units(in, out, mode, final);
+  r = c.decode_units(in, {data, capacity, form, limit}, mode, final);
   Py_END_ALLOW_THREADS
   return r;
 }
@@ -165,6 +170,78 @@ const Identity& identity(const Codec& c) {
   return known[e];
 }
 
+namespace {
+
+// decode_str's second half: the rest of `in` from in_done into str (which
+// holds out_done characters), widening str as the text needs. One named
+// Result, returned on every path, so that it is built in the caller's
+// return slot: copying a Result right after storing its fields one by one
+// stalled on store forwarding (perf: a third of an 8-byte decode_str).
+Result decode_rest(const Codec& c, std::string_view in, ErrorMode mode, bool final, PyObject*& str,
+                   std::size_t in_done, std::size_t out_done) {
+  const std::size_t n = in.size();
+  Result r;
+  Py_UCS4 maxchar = PyUnicode_MAX_CHAR_VALUE(str);
+  for (;;) {
+    const auto kind = static_cast<std::size_t>(PyUnicode_KIND(str));
+    const Result part = run_decode(c, in.substr(in_done), static_cast<char*>(PyUnicode_DATA(str)) + out_done * kind,
+                                   n - out_done, form_of(maxchar), maxchar, mode, final);
+    const std::size_t base = in_done;
+    in_done += part.consumed;
+    out_done += part.written;
+    if (part.status != Status::Wider) {
+      r.status = part.status;
+      r.consumed = in_done;
+      r.written = out_done;
+      if (part.status == Status::Error) {
+        r.error = part.error;
+        r.error.offset += base;
+      }
+      break;
+    }
+    // The character that stopped it says which kind comes next: its one
+    // code point, or both of a pair (EUC_JIS_2004 / SHIFT_JIS_2004 86 63 is
+    // U+00E6 U+0300, and only the second is wider). Decoded into room for
+    // one code point first, so a pair shows as OutputFull with nothing
+    // written; the next character's code point must not widen the str (a
+    // str of a kind wider than its widest character is not a valid str).
+    // A character is at most 4 bytes: the probe reads no more than 8 (a
+    // long input would cost the decoder's set-up for nothing), as a final
+    // input when more follows (its first character is whole).
+    char32_t next[2] = {0, 0};
+    const std::string_view ahead = in.substr(in_done, 8);
+    const bool ahead_final = final || ahead.size() < in.size() - in_done;
+    const Result probe = c.decode_units(ahead, {next, 1, UnitForm::Utf32, 0x10FFFF}, mode, ahead_final);
+    Py_UCS4 wanted = next[0];
+    if (probe.written == 0) {
+      c.decode_units(ahead, {next, 2, UnitForm::Utf32, 0x10FFFF}, mode, ahead_final);
+      wanted = std::max(next[0], next[1]);
+    }
+    maxchar = wanted <= 0xFF ? 0xFF : wanted <= 0xFFFF ? 0xFFFF : 0x10FFFF;
+    if (maxchar <= PyUnicode_MAX_CHAR_VALUE(str)) {  // no progress possible: a library fault
+      Py_DECREF(str);
+      PyErr_SetString(PyExc_SystemError, "pgcodec: the decoder stopped for a wider character that is not wider");
+      str = nullptr;
+      return r;
+    }
+    PyObject* wider = PyUnicode_New(static_cast<Py_ssize_t>(n), maxchar);
+    if (!wider) {
+      Py_DECREF(str);
+      str = nullptr;
+      return r;
+    }
+    copy_widened(str, wider, out_done);
+    Py_SETREF(str, wider);
+  }
+  if (out_done < n && PyUnicode_Resize(&str, static_cast<Py_ssize_t>(out_done)) < 0) {
+    Py_XDECREF(str);
+    str = nullptr;
+  }
+  return r;
+}
+
+}  // namespace
+
 Result decode_str(const Codec& c, std::string_view in, ErrorMode mode, bool final, PyObject*& str) {
   const std::size_t n = in.size();
   str = nullptr;
@@ -223,62 +300,7 @@ Result decode_str(const Codec& c, std::string_view in, ErrorMode mode, bool fina
     in_done = h.consumed;
     out_done = h.written;
   }
-  Py_UCS4 maxchar = PyUnicode_MAX_CHAR_VALUE(str);
-  Result r;
-  for (;;) {
-    const auto kind = static_cast<std::size_t>(PyUnicode_KIND(str));
-    const UnitBuffer buf{static_cast<char*>(PyUnicode_DATA(str)) + out_done * kind, n - out_done,
-                         form_of(maxchar), maxchar};
-    const Result part = run_decode(c, in.substr(in_done), buf, mode, final);
-    const std::size_t base = in_done;
-    in_done += part.consumed;
-    out_done += part.written;
-    if (part.status != Status::Wider) {
-      r = part;  // a large input: the copy costs nothing that counts
-      r.consumed = in_done;
-      r.written = out_done;
-      if (r.status == Status::Error) r.error.offset += base;
-      break;
-    }
-    // The character that stopped it says which kind comes next: its one
-    // code point, or both of a pair (EUC_JIS_2004 / SHIFT_JIS_2004 86 63 is
-    // U+00E6 U+0300, and only the second is wider). Decoded into room for
-    // one code point first, so a pair shows as OutputFull with nothing
-    // written; the next character's code point must not widen the str (a
-    // str of a kind wider than its widest character is not a valid str).
-    // A character is at most 4 bytes: the probe reads no more than 8 (a
-    // long input would cost the decoder's set-up for nothing), as a final
-    // input when more follows (its first character is whole).
-    char32_t next[2] = {0, 0};
-    const std::string_view ahead = in.substr(in_done, 8);
-    const bool ahead_final = final || ahead.size() < in.size() - in_done;
-    const Result probe = c.decode_units(ahead, {next, 1, UnitForm::Utf32, 0x10FFFF}, mode, ahead_final);
-    Py_UCS4 wanted = next[0];
-    if (probe.written == 0) {
-      c.decode_units(ahead, {next, 2, UnitForm::Utf32, 0x10FFFF}, mode, ahead_final);
-      wanted = std::max(next[0], next[1]);
-    }
-    maxchar = wanted <= 0xFF ? 0xFF : wanted <= 0xFFFF ? 0xFFFF : 0x10FFFF;
-    if (maxchar <= PyUnicode_MAX_CHAR_VALUE(str)) {  // no progress possible: a library fault
-      Py_DECREF(str);
-      PyErr_SetString(PyExc_SystemError, "pgcodec: the decoder stopped for a wider character that is not wider");
-      str = nullptr;
-      return r;
-    }
-    PyObject* wider = PyUnicode_New(static_cast<Py_ssize_t>(n), maxchar);
-    if (!wider) {
-      Py_DECREF(str);
-      str = nullptr;
-      return r;
-    }
-    copy_widened(str, wider, out_done);
-    Py_SETREF(str, wider);
-  }
-  if (out_done < n && PyUnicode_Resize(&str, static_cast<Py_ssize_t>(out_done)) < 0) {
-    Py_XDECREF(str);
-    str = nullptr;
-  }
-  return r;
+  return decode_rest(c, in, mode, final, str, in_done, out_done);
 }
 
 UnitText units_of(PyObject* str) {

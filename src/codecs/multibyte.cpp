@@ -11,6 +11,7 @@
 // constant data): rows indexed by the bytes of a code (decoding), two-level
 // pages indexed by code point (encoding), GB18030's four-byte ranges by
 // arithmetic on a rank index. Only the 25 combined pairs keep a binary search.
+#include <array>
 #include <cstring>
 
 #include "codec_table.hpp"
@@ -308,6 +309,40 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
   return r;
 }
 
+// The distinct second code points of an encoding's pairs (U+0300, U+0301,
+// U+02E5, U+02E9, U+309A in both encodings that have pairs) and a mask of
+// their low 6 bits, worked out once per encoding: doing it on every call was
+// most of an 8-byte encode's time (perf).
+struct Seconds {
+  std::uint32_t cp[32];
+  std::size_t count = 0;
+  std::uint64_t bits = 0;
+  bool fits = true;  // false: more than 32, which encode_prefix is not for
+};
+
+const Seconds& seconds_of(Encoding e) noexcept {
+  static const auto all = [] {
+    std::array<Seconds, encoding_count> a{};
+    for (int k = 0; k < encoding_count; ++k) {
+      const MultibyteDense* d = codec_row(static_cast<Encoding>(k)).tables.multibyte;
+      if (!d) continue;
+      Seconds& s = a[static_cast<std::size_t>(k)];
+      for (std::uint32_t p = 0; p < d->pair_count && s.fits; ++p) {
+        const std::uint32_t cp2 = d->pairs[p].cp2;
+        if (std::find(s.cp, s.cp + s.count, cp2) != s.cp + s.count) continue;
+        if (s.count == std::size(s.cp)) {
+          s.fits = false;
+          break;
+        }
+        s.cp[s.count++] = cp2;
+        s.bits |= std::uint64_t{1} << (cp2 & 63u);
+      }
+    }
+    return a;
+  }();
+  return all[static_cast<std::size_t>(to_int(e))];
+}
+
 // encode_units' fast path: what encode() (above) does for a character,
 // read from code units: ASCII other than NUL as itself, any other character
 // by its table code (dense_encode: pages, wide codes, GB18030's four-byte
@@ -322,11 +357,11 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
 // it back in a chunk of a longer text).
 template <bool kCombined, class Unit>
 std::size_t encode_prefix(const MultibyteDense& d, const Unit* u, std::size_t i, std::size_t n, char* ob,
-                          std::size_t cap, std::size_t& w, bool final, const std::uint32_t* seconds,
-                          std::size_t second_count) noexcept {
+                          std::size_t cap, std::size_t& w, bool final, const Seconds* sec) noexcept {
   const CodePages pages{d.page_of, d.page_count, d.pages};
-  std::uint64_t second_bits = 0;
-  for (std::size_t s = 0; s < second_count; ++s) second_bits |= std::uint64_t{1} << (seconds[s] & 63u);
+  const std::uint64_t second_bits = kCombined ? sec->bits : 0;
+  const std::uint32_t* const seconds = kCombined ? sec->cp : nullptr;
+  const std::size_t second_count = kCombined ? sec->count : 0;
   std::size_t fw = w;
   while (i < n) {
     // The common case in a compact loop: ASCII and any code a page entry
@@ -425,22 +460,13 @@ std::size_t encode_units_prefix(const CodecRow& row, const UnitText& in, std::si
   if (!k.table_shortcuts) return i;
   if (d.pair_count == 0) {
     return with_units(in, [&](const auto* u) {
-      return encode_prefix<false>(d, u, i, in.length, out.data(), out.size(), w, final, nullptr, 0);
+      return encode_prefix<false>(d, u, i, in.length, out.data(), out.size(), w, final, nullptr);
     });
   }
-  // The distinct second code points of the pairs (5 in both encodings).
-  std::uint32_t seconds[32];
-  std::size_t count = 0;
-  for (std::uint32_t p = 0; p < d.pair_count; ++p) {
-    const std::uint32_t cp2 = d.pairs[p].cp2;
-    bool seen = false;
-    for (std::size_t s = 0; s < count; ++s) seen |= seconds[s] == cp2;
-    if (seen) continue;
-    if (count == std::size(seconds)) return i;  // more than this loop is for: the block path
-    seconds[count++] = cp2;
-  }
+  const Seconds& sec = seconds_of(row.encoding);
+  if (!sec.fits) return i;  // more than this loop is for: the block path
   return with_units(in, [&](const auto* u) {
-    return encode_prefix<true>(d, u, i, in.length, out.data(), out.size(), w, final, seconds, count);
+    return encode_prefix<true>(d, u, i, in.length, out.data(), out.size(), w, final, &sec);
   });
 }
 
