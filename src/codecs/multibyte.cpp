@@ -380,14 +380,14 @@ std::size_t encode_prefix(const MultibyteDense& d, const Unit* u, std::size_t i,
   const std::size_t second_count = kCombined ? sec->count : 0;
   std::size_t fw = w;
   while (i < n) {
-    // The common case in a compact loop: ASCII and any code a page entry
-    // gives, with room for four bytes a character checked once per run. The general step
-    // below spreads over so many branches that its taken jumps, not its
-    // loads, bounded it at about 2 ns a character. No surrogate, NUL or unit
-    // above U+10FFFF has a page entry; what has none (GB18030's four-byte
-    // ranges, no code at all) goes to the general step. (Computing both cases and
-    // choosing without a branch was slower: each store's position then
-    // waits for the previous character's two loads.)
+    // The common case in a compact loop: ASCII, any code a page entry gives,
+    // and GB18030's four-byte ranges, with room for four bytes a character
+    // checked once per run. The general step below spreads over so many
+    // branches that its taken jumps, not its loads, bounded it at about 2 ns
+    // a character. No surrogate, NUL or unit above U+10FFFF has a page entry
+    // or a range; they, and what has no code, go to the general step.
+    // (Computing both cases and choosing without a branch was slower: each
+    // store's position then waits for the previous character's two loads.)
     if (d.page_count) {
       const std::size_t stop = std::min(kCombined ? n - 1 : n, i + (cap - fw) / 4);
       const std::uint32_t last_page = d.page_count - 1;
