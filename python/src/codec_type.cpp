@@ -184,11 +184,9 @@ PyObject* codec_encode(PyObject* self_obj, PyObject* const* args, Py_ssize_t nar
     } else {
       PyObject* bytes = PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(n));
       if (!bytes) return nullptr;
-      Result r;
-      Py_BEGIN_ALLOW_THREADS
-      r = self->codec->encode_units({p, n, UnitForm::Latin1}, std::span<char>(PyBytes_AS_STRING(bytes), n),
-                                    ErrorMode::Strict);
-      Py_END_ALLOW_THREADS
+      // One byte a character: the room cannot run out (a NUL is an error).
+      const Result r = encode_into(*self->codec, {p, n, UnitForm::Latin1}, PyBytes_AS_STRING(bytes), n,
+                                   ErrorMode::Strict);
       if (r.ok() && r.written == n) return bytes;
       Py_DECREF(bytes);  // a NUL: the general path below reports or handles it
     }

@@ -208,6 +208,16 @@ inline const LinearRun* linear_find(const LinearIndex& x, std::uint32_t key, Key
   return key >= key_of(r) && key - key_of(r) < r.length ? &r : nullptr;
 }
 
+// The code point of GB18030's well-formed four-byte code `code` (computed
+// from the runs, as PostgreSQL does); false when no run holds it.
+inline bool dense_decode_linear(const MultibyteDense& d, std::uint32_t code, std::uint32_t& cp) noexcept {
+  const std::uint32_t lin = gb18030_linear(code);
+  const LinearRun* r = linear_find(d.decode_linear, lin, [](const LinearRun& x) { return x.linear; });
+  if (!r) return false;
+  cp = r->cp + (lin - r->linear);
+  return true;
+}
+
 // The code points of the well-formed character p[0, len) (len 1..4, as the
 // grammar measured it); false when it has no mapping. cp2 is 0 unless it
 // decodes to two code points.
@@ -220,15 +230,10 @@ inline bool dense_decode(const MultibyteDense& d, const unsigned char* p, std::s
     case 3: v = ThreeByteCodes(d)(p[0], p[1], p[2]); break;
     default: {
       if (d.decode_linear.run_count) {
-        const std::uint32_t code = (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) |
-                                   (std::uint32_t{p[2]} << 8) | p[3];
-        const std::uint32_t lin = gb18030_linear(code);
-        const LinearRun* r =
-            linear_find(d.decode_linear, lin, [](const LinearRun& x) { return x.linear; });
-        if (!r) return false;
-        cp1 = r->cp + (lin - r->linear);
         cp2 = 0;
-        return true;
+        return dense_decode_linear(d, (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) |
+                                          (std::uint32_t{p[2]} << 8) | p[3],
+                                   cp1);
       }
       const std::uint16_t n1 = d.nodes[d.root[4] * 256u + p[0]];
       const std::uint16_t n2 = d.nodes[n1 * 256u + p[1]];
@@ -264,6 +269,15 @@ struct CodePages {
   }
 };
 
+// The four-byte code of code point cp in GB18030's runs (computed, as
+// PostgreSQL does); false when no run holds it (or the encoding has none).
+inline bool dense_encode_linear(const MultibyteDense& d, std::uint32_t cp, std::uint32_t& code) noexcept {
+  const LinearRun* r = linear_find(d.encode_linear, cp, [](const LinearRun& x) { return x.cp; });
+  if (!r) return false;
+  code = gb18030_code(r->linear + (cp - r->cp));
+  return true;
+}
+
 // The byte code of code point cp (>= 0x80) whose page entry (CodePages) is
 // v, for a caller that has read it; false when it has none.
 inline bool dense_encode_entry(const MultibyteDense& d, std::uint32_t cp, std::uint16_t v,
@@ -272,11 +286,7 @@ inline bool dense_encode_entry(const MultibyteDense& d, std::uint32_t cp, std::u
     code = v >= kWideCodeFirst && v < kWideCodeEnd ? d.wide_codes[v - kWideCodeFirst] : v;
     return true;
   }
-  if (!d.encode_linear.run_count) return false;
-  const LinearRun* r = linear_find(d.encode_linear, cp, [](const LinearRun& x) { return x.cp; });
-  if (!r) return false;
-  code = gb18030_code(r->linear + (cp - r->cp));
-  return true;
+  return dense_encode_linear(d, cp, code);
 }
 
 // The byte code of code point cp (>= 0x80); false when it has none.
