@@ -9,17 +9,22 @@
 // kind: the str is made first and the library decodes straight into it. Up
 // to 256 bytes otherwise decode_str decodes on the stack (UCS-2, UTF-32 if
 // needed) and makes the str once, in the kind its widest character needs
-// (decode_small). Longer input: its first 256 bytes are decoded so, and the
+// (decode_small). Up to 32 KiB: its first 256 bytes are decoded so, and the
 // str is made for the rest in the kind they need; the library stops with
 // Status::Wider before a character above that kind, and at each stop
 // decode_str makes the str of the kind the next character needs, copies
 // what is done so far widened, and goes on: each input byte is decoded
 // once, and the prefix is copied at most three times (ASCII -> Latin-1 ->
 // UCS-2 -> UCS-4). The str is allocated for one character per input byte
-// (the most there can be) and shrunk at the end.
+// (the most there can be) and shrunk at the end. From 32 KiB
+// (decode_chained): into blocks of code units, each in the kind the text
+// needs so far, then the str at its exact size, the blocks copied in once
+// (a str allocated for the most characters there can be took fresh pages
+// from the kernel at every call: see kChainDecode).
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "pgcodec_py.hpp"
 
@@ -37,11 +42,9 @@ void widen(const void* from, void* to, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) t[i] = f[i];
 }
 
-// Copies the first n characters of `from` into `to`, a str of a wider kind.
-void copy_widened(PyObject* from, PyObject* to, std::size_t n) {
-  const int fk = PyUnicode_KIND(from), tk = PyUnicode_KIND(to);
-  const void* f = PyUnicode_DATA(from);
-  void* t = PyUnicode_DATA(to);
+// Copies n characters of kind fk (1, 2 or 4 bytes each) into kind tk,
+// which is as wide or wider.
+void copy_widened(const void* f, int fk, void* t, int tk, std::size_t n) {
   if (fk == tk) {
     std::memcpy(t, f, n * static_cast<std::size_t>(fk));
   } else if (fk == PyUnicode_1BYTE_KIND && tk == PyUnicode_2BYTE_KIND) {
@@ -51,6 +54,11 @@ void copy_widened(PyObject* from, PyObject* to, std::size_t n) {
   } else {
     widen<Py_UCS2, Py_UCS4>(f, t, n);
   }
+}
+
+// Copies the first n characters of `from` into `to`, a str of a wider kind.
+void copy_widened(PyObject* from, PyObject* to, std::size_t n) {
+  copy_widened(PyUnicode_DATA(from), PyUnicode_KIND(from), PyUnicode_DATA(to), PyUnicode_KIND(to), n);
 }
 
 // Short input returns the library's Result as it is (no copy: see
@@ -172,6 +180,162 @@ const Identity& identity(const Codec& c) {
 
 namespace {
 
+// After Status::Wider at in_done: the widest code point a str needs for
+// the character that stopped the decoder, as a str's maximum (0xFF,
+// 0xFFFF, 0x10FFFF). Its one code point, or both of a pair
+// (EUC_JIS_2004 / SHIFT_JIS_2004 86 63 is U+00E6 U+0300, and only the
+// second is wider). Decoded into room for one code point first, so a pair
+// shows as OutputFull with nothing written; the next character's code
+// point must not widen the str (a str of a kind wider than its widest
+// character is not a valid str). A character is at most 4 bytes: the
+// probe reads no more than 8 (a long input would cost the decoder's set-up
+// for nothing), as a final input when more follows (its first character is
+// whole).
+Py_UCS4 level_of_next(const Codec& c, std::string_view in, std::size_t in_done, ErrorMode mode, bool final) {
+  char32_t next[2] = {0, 0};
+  const std::string_view ahead = in.substr(in_done, 8);
+  const bool ahead_final = final || ahead.size() < in.size() - in_done;
+  const Result probe = c.decode_units(ahead, {next, 1, UnitForm::Utf32, 0x10FFFF}, mode, ahead_final);
+  Py_UCS4 wanted = next[0];
+  if (probe.written == 0) {
+    c.decode_units(ahead, {next, 2, UnitForm::Utf32, 0x10FFFF}, mode, ahead_final);
+    wanted = std::max(next[0], next[1]);
+  }
+  return wanted <= 0xFF ? 0xFF : wanted <= 0xFFFF ? 0xFFFF : 0x10FFFF;
+}
+
+// Long input is decoded into blocks of at most kBlockUnits code units,
+// each in the narrowest form the text needs so far (ASCII, Latin-1, UCS-2,
+// UTF-32), and the str is made at its exact length and kind afterwards, the
+// blocks copied (widened where narrower) into it. Decoding straight into a
+// str allocated for the most characters there can be (one a byte) and
+// shrunk afterwards cost more: above the allocator's mmap threshold each
+// call got fresh pages from the kernel for a str twice the size it ended
+// at, and the shrunk str, when freed, taught glibc's threshold only the
+// smaller size. On a 1 MiB SJIS decode that was 280 page faults a call,
+// 40 % of its time (perf stat); the blocks and an exact str are memory the
+// allocator hands back and reuses.
+constexpr std::size_t kChainDecode = 32 * 1024;  // input bytes from which decode_str decodes into blocks
+constexpr std::size_t kBlockUnits = 32 * 1024;   // 32, 64 or 128 KiB a block
+constexpr std::size_t kMinWindow = 1024;         // a block with less room left: the next
+
+struct Block {
+  char* data;
+  std::size_t units;
+  Py_UCS4 level;  // 0x7F (ASCII), 0xFF, 0xFFFF or 0x10FFFF
+};
+
+int kind_of(Py_UCS4 level) {
+  return level <= 0xFF ? PyUnicode_1BYTE_KIND : level <= 0xFFFF ? PyUnicode_2BYTE_KIND : PyUnicode_4BYTE_KIND;
+}
+
+// Decodes `in` into blocks (room for `blocks` reserved by the caller: at
+// most the number decode_chained reserves are needed). Each call of the
+// library gets a window of the input no longer than the room left in its
+// block, as a chunk (a character cut off at its end goes to the next
+// window): the decoders' fast paths need room for as many units as there
+// are input bytes, which the window's length guarantees. No Python call:
+// it runs without the GIL. `nomem` when a block could not be allocated.
+Result decode_blocks(const Codec& c, std::string_view in, ErrorMode mode, bool final, std::vector<Block>& blocks,
+                     bool& nomem) {
+  const std::size_t n = in.size();
+  std::size_t in_done = 0, out_done = 0, room = 0;
+  Py_UCS4 level = 0x7F;
+  Result r;
+  for (;;) {
+    if (blocks.empty() || blocks.back().level != level || room < std::min(kMinWindow, n - in_done)) {
+      auto* data = static_cast<char*>(PyMem_RawMalloc(kBlockUnits * static_cast<std::size_t>(kind_of(level))));
+      if (!data || blocks.size() == blocks.capacity()) {
+        PyMem_RawFree(data);
+        nomem = true;
+        return r;
+      }
+      blocks.push_back({data, 0, level});
+      room = kBlockUnits;
+    }
+    Block& b = blocks.back();
+    // At most one unit a byte (a pair: two code points for two bytes).
+    const std::size_t window = std::min(room, n - in_done);
+    const bool last = in_done + window == n;
+    const Result part =
+        c.decode_units(in.substr(in_done, window),
+                       {b.data + b.units * static_cast<std::size_t>(kind_of(level)), room, form_of(level), level},
+                       mode, last ? final : false);
+    b.units += part.written;
+    room -= part.written;
+    const std::size_t base = in_done;
+    in_done += part.consumed;
+    out_done += part.written;
+    if (part.status == Status::OutputFull || (part.status == Status::Ok && !last)) {
+      if (part.status == Status::OutputFull) room = 0;  // the next block
+      continue;
+    }
+    if (part.status == Status::Wider) {
+      const Py_UCS4 wider = level_of_next(c, in, in_done, mode, final);
+      if (wider <= level) {  // no progress possible: a library fault
+        r.status = Status::Wider;
+        return r;
+      }
+      level = wider;
+      continue;
+    }
+    r.status = part.status;
+    r.consumed = in_done;
+    r.written = out_done;
+    if (part.status == Status::Error) {
+      r.error = part.error;
+      r.error.offset += base;
+    }
+    return r;
+  }
+}
+
+// decode_str for long input (see kChainDecode): the blocks, then the str.
+Result decode_chained(const Codec& c, std::string_view in, ErrorMode mode, bool final, PyObject*& str) {
+  std::vector<Block> blocks;
+  // A block is left with less than kMinWindow units of room (full to
+  // within a unit of it when the library reports OutputFull, which a
+  // window makes impossible), at a widening (three at most) or at the end:
+  // half full is a generous bound.
+  blocks.reserve(in.size() / (kBlockUnits / 2) + 8);
+  bool nomem = false;
+  Result r;
+  if (in.size() < kReleaseGil) {
+    r = decode_blocks(c, in, mode, final, blocks, nomem);
+  } else {
+    Py_BEGIN_ALLOW_THREADS
+    r = decode_blocks(c, in, mode, final, blocks, nomem);
+    Py_END_ALLOW_THREADS
+  }
+  const auto free_blocks = [&] {
+    for (const Block& b : blocks) PyMem_RawFree(b.data);
+  };
+  if (nomem) {
+    free_blocks();
+    PyErr_NoMemory();
+    return r;
+  }
+  if (r.status == Status::Wider) {
+    free_blocks();
+    PyErr_SetString(PyExc_SystemError, "pgcodec: the decoder stopped for a wider character that is not wider");
+    return r;
+  }
+  // A block of a wider level starts with the character that needed it.
+  Py_UCS4 level = 0x7F;
+  for (const Block& b : blocks) level = std::max(level, b.level);
+  str = PyUnicode_New(static_cast<Py_ssize_t>(r.written), level);
+  if (str) {
+    const int tk = PyUnicode_KIND(str);
+    auto* to = static_cast<char*>(PyUnicode_DATA(str));
+    for (const Block& b : blocks) {
+      copy_widened(b.data, kind_of(b.level), to, tk, b.units);
+      to += b.units * static_cast<std::size_t>(tk);
+    }
+  }
+  free_blocks();
+  return r;
+}
+
 // decode_str's second half: the rest of `in` from in_done into str (which
 // holds out_done characters), widening str as the text needs. One named
 // Result, returned on every path, so that it is built in the caller's
@@ -199,25 +363,7 @@ Result decode_rest(const Codec& c, std::string_view in, ErrorMode mode, bool fin
       }
       break;
     }
-    // The character that stopped it says which kind comes next: its one
-    // code point, or both of a pair (EUC_JIS_2004 / SHIFT_JIS_2004 86 63 is
-    // U+00E6 U+0300, and only the second is wider). Decoded into room for
-    // one code point first, so a pair shows as OutputFull with nothing
-    // written; the next character's code point must not widen the str (a
-    // str of a kind wider than its widest character is not a valid str).
-    // A character is at most 4 bytes: the probe reads no more than 8 (a
-    // long input would cost the decoder's set-up for nothing), as a final
-    // input when more follows (its first character is whole).
-    char32_t next[2] = {0, 0};
-    const std::string_view ahead = in.substr(in_done, 8);
-    const bool ahead_final = final || ahead.size() < in.size() - in_done;
-    const Result probe = c.decode_units(ahead, {next, 1, UnitForm::Utf32, 0x10FFFF}, mode, ahead_final);
-    Py_UCS4 wanted = next[0];
-    if (probe.written == 0) {
-      c.decode_units(ahead, {next, 2, UnitForm::Utf32, 0x10FFFF}, mode, ahead_final);
-      wanted = std::max(next[0], next[1]);
-    }
-    maxchar = wanted <= 0xFF ? 0xFF : wanted <= 0xFFFF ? 0xFFFF : 0x10FFFF;
+    maxchar = level_of_next(c, in, in_done, mode, final);
     if (maxchar <= PyUnicode_MAX_CHAR_VALUE(str)) {  // no progress possible: a library fault
       Py_DECREF(str);
       PyErr_SetString(PyExc_SystemError, "pgcodec: the decoder stopped for a wider character that is not wider");
@@ -265,6 +411,8 @@ Result decode_str(const Codec& c, std::string_view in, ErrorMode mode, bool fina
     if (!str) return Result{};
   } else if (n <= kSmallDecode) {
     return decode_small(c, in, mode, final, str);
+  } else if (n >= kChainDecode) {
+    return decode_chained(c, in, mode, final, str);
   } else {
     // The head (the first kSmallDecode bytes, as a chunk: a character cut
     // off at its end is left to the rest) is decoded on the stack first,

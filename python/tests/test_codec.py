@@ -6,6 +6,7 @@ PGCODEC_CLI=the pgcodec executable).
 
 from __future__ import annotations
 
+import codecs
 import pickle
 import random
 import threading
@@ -315,6 +316,44 @@ class CodecApi(unittest.TestCase):
         for t in threads:
             t.join()
         self.assertEqual(results, [text] * 4)
+
+    def test_long_input_blocks(self) -> None:
+        # Input of 32 KiB and more is decoded into blocks, a window of the
+        # input at a time (python/src/text.cpp, decode_chained): widening,
+        # errors and JIS X 0213's pairs at and around the window and block
+        # edges, strict and replace, and a chunk that ends in a cut-off
+        # character, all as the UTF-8 path decodes them.
+        edges = (32767, 32768, 32769, 49151, 49152, 63487, 65535, 65536, 98304)
+        for name, wide, pair in (("UTF8", "é中😀", None), ("SJIS", "ｱ中", None),
+                                 ("GB18030", "é中😀", None), ("SHIFT_JIS_2004", "é中𠀋", b"\x86\x63")):
+            c = pgcodec.lookup(name)
+            unit = c.encode("中")
+            for at in edges:
+                for w in wide:
+                    text = "a" * at + w + "中" * 3000
+                    self.assertEqual(c.decode(c.encode(text)), text, (name, at, w))
+                # CJK from the start: two bytes a character, the window edge
+                # falls inside one.
+                data = unit * (at // len(unit)) + b"a" * (at % len(unit)) + c.encode(wide) + unit * 10
+                self.assertEqual(c.decode(data), c._decode_to_utf8(data).decode(), (name, at))
+                if pair:
+                    data = b"a" * at + pair + unit * 10
+                    self.assertEqual(c.decode(data), c._decode_to_utf8(data).decode(), (name, at))
+                bad = data[:at] + b"\xff" + data[at:]
+                with self.assertRaises(pgcodec.DecodeError) as ours:
+                    c.decode(bad)
+                with self.assertRaises(pgcodec.DecodeError) as utf8:
+                    c._decode_to_utf8(bad)
+                self.assertEqual((ours.exception.start, ours.exception.end, ours.exception.offset, str(ours.exception)),
+                                 (utf8.exception.start, utf8.exception.end, utf8.exception.offset,
+                                  str(utf8.exception)), (name, at))
+                self.assertEqual(c.decode(bad, "replace"), c._decode_to_utf8(bad, "replace").decode(), (name, at))
+            # A chunk of a stream that ends inside a character: the rest waits.
+            data = unit * 40000
+            pgcodec.register()
+            dec = codecs.getincrementaldecoder("pgcodec-" + name.lower())()
+            got = dec.decode(data[:-1]) + dec.decode(data[-1:], final=True)
+            self.assertEqual(got, "中" * 40000, name)
 
     def test_str_kinds(self) -> None:
         u = pgcodec.lookup("UTF8")
