@@ -125,10 +125,40 @@ PGCODEC_TARGET_AVX2 std::size_t copy_until_nul_avx2(const unsigned char* src, un
   return run;
 }
 
-// Masked loads and stores: the tail and a short input take no second loop.
+// 256 bytes an iteration while they are there (one test of the four
+// blocks' bytewise minimum), stored at 64-byte boundaries of dst (the head
+// up to the first one masked), then masked loads and stores: the tail and a
+// short input take no second loop. Masked by 64 bytes all the way, a 64 KiB
+// copy took 1.4 times memcpy's time; stored unaligned (a str's data starts 8
+// bytes past a boundary), 1.1 times (into fresh memory as a str is: 925 ns
+// against 895 aligned, memcpy 845).
 PGCODEC_TARGET_AVX512 std::size_t copy_until_nul_avx512(const unsigned char* src, unsigned char* dst,
                                                         std::size_t n) noexcept {
-  for (std::size_t i = 0; i < n; i += 64) {
+  std::size_t i = 0;
+  const std::size_t head = (64 - (reinterpret_cast<std::uintptr_t>(dst) & 63u)) & 63u;
+  if (n >= 512 && head) {
+    const __mmask64 m = (__mmask64{1} << head) - 1;
+    const __m512i v = _mm512_maskz_loadu_epi8(m, src);
+    if (!(_mm512_testn_epi8_mask(v, v) & m)) {  // else the loop below finds the NUL
+      _mm512_mask_storeu_epi8(dst, m, v);
+      i = head;
+    }
+  }
+  if (n >= 512 && i == head) {
+    for (; n - i >= 256; i += 256) {
+      const __m512i a = _mm512_loadu_si512(src + i);
+      const __m512i b = _mm512_loadu_si512(src + i + 64);
+      const __m512i c = _mm512_loadu_si512(src + i + 128);
+      const __m512i d = _mm512_loadu_si512(src + i + 192);
+      const __m512i low = _mm512_min_epu8(_mm512_min_epu8(a, b), _mm512_min_epu8(c, d));
+      if (_mm512_testn_epi8_mask(low, low)) break;  // a NUL in these 256: the loop below finds it
+      _mm512_store_si512(dst + i, a);
+      _mm512_store_si512(dst + i + 64, b);
+      _mm512_store_si512(dst + i + 128, c);
+      _mm512_store_si512(dst + i + 192, d);
+    }
+  }
+  for (; i < n; i += 64) {
     const std::size_t left = n - i;
     const __mmask64 in = left >= 64 ? ~__mmask64{0} : (__mmask64{1} << left) - 1;
     const __m512i v = _mm512_maskz_loadu_epi8(in, src + i);
