@@ -204,6 +204,7 @@ PyObject* codec_encode(PyObject* self_obj, PyObject* const* args, Py_ssize_t nar
     bytes = PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(max));
     if (!bytes) return nullptr;
     out = PyBytes_AS_STRING(bytes);
+    prefer_huge_pages(out, max);
   }
   const Result r = encode_into(*self->codec, text, out, max, errors.mode);
   if (r.status == Status::OutputFull) {

@@ -26,6 +26,10 @@
 #include <cstring>
 #include <vector>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 #include "pgcodec_py.hpp"
 
 namespace pgcodec::python {
@@ -33,6 +37,14 @@ namespace {
 
 UnitForm form_of(Py_UCS4 maxchar) {
   return maxchar <= 0xFF ? UnitForm::Latin1 : maxchar <= 0xFFFF ? UnitForm::Ucs2 : UnitForm::Utf32;
+}
+
+// PyUnicode_New, its data on huge pages where it is large enough (see
+// prefer_huge_pages).
+PyObject* new_str(std::size_t n, Py_UCS4 maxchar) {
+  PyObject* str = PyUnicode_New(static_cast<Py_ssize_t>(n), maxchar);
+  if (str) prefer_huge_pages(PyUnicode_DATA(str), n * static_cast<std::size_t>(PyUnicode_KIND(str)));
+  return str;
 }
 
 template <class From, class To>
@@ -123,7 +135,7 @@ bool all_ascii(const Py_UCS1* p, std::size_t n) {
 // A new str of `alloc` characters in the kind n units need, holding them.
 template <class U>
 PyObject* str_of(const U* units, std::size_t n, std::size_t alloc) {
-  PyObject* str = PyUnicode_New(static_cast<Py_ssize_t>(alloc), maxchar_of(units, n));
+  PyObject* str = new_str(alloc, maxchar_of(units, n));
   if (!str) return nullptr;
   void* d = PyUnicode_DATA(str);
   switch (PyUnicode_KIND(str)) {
@@ -323,7 +335,7 @@ Result decode_chained(const Codec& c, std::string_view in, ErrorMode mode, bool 
   // A block of a wider level starts with the character that needed it.
   Py_UCS4 level = 0x7F;
   for (const Block& b : blocks) level = std::max(level, b.level);
-  str = PyUnicode_New(static_cast<Py_ssize_t>(r.written), level);
+  str = new_str(r.written, level);
   if (str) {
     const int tk = PyUnicode_KIND(str);
     auto* to = static_cast<char*>(PyUnicode_DATA(str));
@@ -370,7 +382,7 @@ Result decode_rest(const Codec& c, std::string_view in, ErrorMode mode, bool fin
       str = nullptr;
       return r;
     }
-    PyObject* wider = PyUnicode_New(static_cast<Py_ssize_t>(n), maxchar);
+    PyObject* wider = new_str(n, maxchar);
     if (!wider) {
       Py_DECREF(str);
       str = nullptr;
@@ -407,7 +419,7 @@ Result decode_str(const Codec& c, std::string_view in, ErrorMode mode, bool fina
     // library still checks it, NUL included), and the library decodes
     // straight into it. CPython's own latin-1 and ASCII decoders take the
     // same two steps, a scan then a copy.
-    str = PyUnicode_New(static_cast<Py_ssize_t>(n), ascii ? 0x7F : 0xFF);
+    str = new_str(n, ascii ? 0x7F : 0xFF);
     if (!str) return Result{};
   } else if (n <= kSmallDecode) {
     return decode_small(c, in, mode, final, str);
@@ -425,7 +437,7 @@ Result decode_str(const Codec& c, std::string_view in, ErrorMode mode, bool fina
     Py_UCS1 head1[kSmallDecode];
     Result h = c.decode_units(head_in, {head1, kSmallDecode, UnitForm::Latin1, 0xFF}, mode, false);
     if (h.status == Status::Ok) {
-      str = PyUnicode_New(static_cast<Py_ssize_t>(n), all_ascii(head1, h.written) ? 0x7F : 0xFF);
+      str = new_str(n, all_ascii(head1, h.written) ? 0x7F : 0xFF);
       if (!str) return Result{};
       std::memcpy(PyUnicode_DATA(str), head1, h.written);
     } else if (h.status == Status::Wider) {
@@ -502,6 +514,20 @@ Result encode_into(const Codec& c, const UnitText& t, char* out, std::size_t cap
                  c.name(), cap, t.length);
   }
   return r;
+}
+
+void prefer_huge_pages(void* data, std::size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (bytes < kHugePagesFrom) return;
+  constexpr std::uintptr_t huge = 2u << 20;
+  const auto from = (reinterpret_cast<std::uintptr_t>(data) + huge - 1) & ~(huge - 1);
+  const auto to = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(huge - 1);
+  // Advice only: where it is refused (no THP), the pages come as before.
+  if (to > from) madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE);
+#else
+  (void)data;
+  (void)bytes;
+#endif
 }
 
 PyObject* ascii_copy(const unsigned char* p, std::size_t n) {

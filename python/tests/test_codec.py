@@ -355,6 +355,23 @@ class CodecApi(unittest.TestCase):
             got = dec.decode(data[:-1]) + dec.decode(data[-1:], final=True)
             self.assertEqual(got, "中" * 40000, name)
 
+    def test_huge_output(self) -> None:
+        # A str or bytes of 32 MiB and more has its data on huge pages
+        # (python/src/text.cpp, prefer_huge_pages): the advice must change
+        # nothing in what is stored, from the first character to the last,
+        # decoding into UCS-2 and UCS-4 and encoding back.
+        rng = random.Random(5)
+        for name, py, alphabet, length in (("WIN1252", "cp1252", "abc é€“”", 17 << 20),
+                                           ("UTF8", "utf-8", "ab é中😀", 9 << 20)):
+            c = pgcodec.lookup(name)
+            piece = "".join(rng.choice(alphabet) for _ in range(4096))
+            text = (piece * (length // len(piece) + 1))[:length - 1] + alphabet[-1]
+            data = text.encode(py)
+            got = c.decode(data)
+            self.assertEqual(len(got), len(text), name)
+            self.assertTrue(got == text, name)
+            self.assertTrue(c.encode(text) == data, name)
+
     def test_str_kinds(self) -> None:
         u = pgcodec.lookup("UTF8")
         for text in ("", "ascii", "\x80\xff", "é" * 10 + "a", "Ā", "中", "😀", "a\U0010FFFFb", "ÿ中😀"):
