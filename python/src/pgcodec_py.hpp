@@ -95,13 +95,16 @@ Result encode_into(const Codec& c, const UnitText& t, char* out, std::size_t cap
 // where they are on "madvise") for the part of a new str's or bytes' data of
 // `bytes` bytes that covers whole huge pages, before anything is written
 // there; below kHugePagesFrom, or where the system has none, nothing. Data
-// this large comes from a fresh mmap at every call (glibc maps 32 MiB and
-// more always, whatever its threshold has learnt), and each 4 KiB page of it
-// faulted in: 8,192 faults for a 16 MiB text decoded into UCS-2, four
-// fifths of the call's time (WIN1252, 96 -> 15 ms a call). Not below: a
-// smaller object may come from the heap (glibc's mmap threshold learns sizes
-// up to 32 MiB), whose memory the allocator trims and reuses for anything.
-inline constexpr std::size_t kHugePagesFrom = 32u << 20;
+// this large often comes from a fresh mmap (glibc maps 32 MiB and more
+// always, and smaller sizes until a freed mapping has raised its
+// threshold), each 4 KiB page of it faulted in on first write: 8,192 faults
+// for a 16 MiB text decoded into UCS-2, most of the call (WIN1252: 96 -> 15
+// ms a call, CPython 98). From 32 MiB only, a text a few bytes short of 16
+// MiB missed it and took 87 ms; from 8 MiB, 7 ms, and 16 MiB of EUC_JP
+// encoded in 32 ms instead of 70. Memory that comes from the heap instead
+// gets the advice too; it only costs a split of the huge page where glibc
+// later trims the heap.
+inline constexpr std::size_t kHugePagesFrom = 8u << 20;
 void prefer_huge_pages(void* data, std::size_t bytes);
 
 PyObject* ascii_copy(const unsigned char* p, std::size_t n);

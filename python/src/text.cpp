@@ -20,7 +20,11 @@
 // (decode_chained): into blocks of code units, each in the kind the text
 // needs so far, then the str at its exact size, the blocks copied in once
 // (a str allocated for the most characters there can be took fresh pages
-// from the kernel at every call: see kChainDecode).
+// from the kernel at every call: see kChainDecode); the blocks of a long
+// input come from one mapping of their own (BlockMemory). A single-byte
+// encoding's str has one character a byte: it is made at that exact size
+// at any length, and decoded into. Data of 8 MiB and more is put on huge
+// pages (prefer_huge_pages).
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -237,6 +241,61 @@ struct Block {
   Py_UCS4 level;  // 0x7F (ASCII), 0xFF, 0xFFFF or 0x10FFFF
 };
 
+// Where one decode's blocks come from. Up to kRegionFrom input bytes, the
+// allocator (PyMem_RawMalloc, which needs no GIL). From there, one private
+// mapping with room for every block there can be, on huge pages where the
+// system has them, handed back whole at the end: blocks from the heap were
+// faulted in afresh at nearly every call once another large object had been
+// made and freed between two calls (CPython's own decode in the benchmark,
+// any program's own data in use): glibc trims the heap top back to the
+// kernel, and 16 MiB of EUC_JP took 9,250 faults a call against CPython's
+// 4,650 (getrusage), most of its time on this machine.
+class BlockMemory {
+ public:
+  BlockMemory(std::size_t input, std::size_t max_blocks) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (input >= kRegionFrom) {
+      const std::size_t size = max_blocks * kBlockUnits * 4;
+      void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (p != MAP_FAILED) {
+        region_ = static_cast<char*>(p);
+        size_ = size;
+        madvise(p, size, MADV_HUGEPAGE);  // advice only: refused, the pages come 4 KiB at a time
+      }
+    }
+#else
+    (void)input;
+    (void)max_blocks;
+#endif
+  }
+  BlockMemory(const BlockMemory&) = delete;
+  BlockMemory& operator=(const BlockMemory&) = delete;
+  ~BlockMemory() {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (region_) munmap(region_, size_);
+#endif
+    for (char* b : heap_) PyMem_RawFree(b);
+  }
+  // `bytes` (at most a block's) of new memory; nullptr when there is none.
+  char* get(std::size_t bytes) {
+    if (region_) {
+      if (size_ - used_ < bytes) return nullptr;
+      char* b = region_ + used_;
+      used_ += bytes;
+      return b;
+    }
+    auto* b = static_cast<char*>(PyMem_RawMalloc(bytes));
+    if (b) heap_.push_back(b);
+    return b;
+  }
+
+ private:
+  static constexpr std::size_t kRegionFrom = 4u << 20;
+  char* region_ = nullptr;
+  std::size_t size_ = 0, used_ = 0;
+  std::vector<char*> heap_;
+};
+
 int kind_of(Py_UCS4 level) {
   return level <= 0xFF ? PyUnicode_1BYTE_KIND : level <= 0xFFFF ? PyUnicode_2BYTE_KIND : PyUnicode_4BYTE_KIND;
 }
@@ -248,17 +307,18 @@ int kind_of(Py_UCS4 level) {
 // window): the decoders' fast paths need room for as many units as there
 // are input bytes, which the window's length guarantees. No Python call:
 // it runs without the GIL. `nomem` when a block could not be allocated.
-Result decode_blocks(const Codec& c, std::string_view in, ErrorMode mode, bool final, std::vector<Block>& blocks,
-                     bool& nomem) {
+Result decode_blocks(const Codec& c, std::string_view in, ErrorMode mode, bool final, BlockMemory& mem,
+                     std::vector<Block>& blocks, bool& nomem) {
   const std::size_t n = in.size();
   std::size_t in_done = 0, out_done = 0, room = 0;
   Py_UCS4 level = 0x7F;
   Result r;
   for (;;) {
     if (blocks.empty() || blocks.back().level != level || room < std::min(kMinWindow, n - in_done)) {
-      auto* data = static_cast<char*>(PyMem_RawMalloc(kBlockUnits * static_cast<std::size_t>(kind_of(level))));
-      if (!data || blocks.size() == blocks.capacity()) {
-        PyMem_RawFree(data);
+      char* data = blocks.size() == blocks.capacity()
+                       ? nullptr
+                       : mem.get(kBlockUnits * static_cast<std::size_t>(kind_of(level)));
+      if (!data) {
         nomem = true;
         return r;
       }
@@ -310,25 +370,21 @@ Result decode_chained(const Codec& c, std::string_view in, ErrorMode mode, bool 
   // window makes impossible), at a widening (three at most) or at the end:
   // half full is a generous bound.
   blocks.reserve(in.size() / (kBlockUnits / 2) + 8);
+  BlockMemory mem(in.size(), blocks.capacity());
   bool nomem = false;
   Result r;
   if (in.size() < kReleaseGil) {
-    r = decode_blocks(c, in, mode, final, blocks, nomem);
+    r = decode_blocks(c, in, mode, final, mem, blocks, nomem);
   } else {
     Py_BEGIN_ALLOW_THREADS
-    r = decode_blocks(c, in, mode, final, blocks, nomem);
+    r = decode_blocks(c, in, mode, final, mem, blocks, nomem);
     Py_END_ALLOW_THREADS
   }
-  const auto free_blocks = [&] {
-    for (const Block& b : blocks) PyMem_RawFree(b.data);
-  };
   if (nomem) {
-    free_blocks();
     PyErr_NoMemory();
     return r;
   }
   if (r.status == Status::Wider) {
-    free_blocks();
     PyErr_SetString(PyExc_SystemError, "pgcodec: the decoder stopped for a wider character that is not wider");
     return r;
   }
@@ -344,7 +400,6 @@ Result decode_chained(const Codec& c, std::string_view in, ErrorMode mode, bool 
       to += b.units * static_cast<std::size_t>(tk);
     }
   }
-  free_blocks();
   return r;
 }
 
@@ -423,7 +478,9 @@ Result decode_str(const Codec& c, std::string_view in, ErrorMode mode, bool fina
     if (!str) return Result{};
   } else if (n <= kSmallDecode) {
     return decode_small(c, in, mode, final, str);
-  } else if (n >= kChainDecode) {
+  } else if (n >= kChainDecode && info(c.encoding()).max_char_length > 1) {
+    // (A single-byte encoding gives one character a byte, or stops: its str
+    // is made at its exact length below, with nothing to shrink.)
     return decode_chained(c, in, mode, final, str);
   } else {
     // The head (the first kSmallDecode bytes, as a chunk: a character cut

@@ -355,6 +355,26 @@ class CodecApi(unittest.TestCase):
             got = dec.decode(data[:-1]) + dec.decode(data[-1:], final=True)
             self.assertEqual(got, "中" * 40000, name)
 
+    def test_long_single_byte(self) -> None:
+        # A single-byte encoding's long input is decoded straight into a str
+        # of one character a byte (python/src/text.cpp, decode_str): widened
+        # where the first wider character comes, an error where it is, in
+        # strict and replace mode, as the UTF-8 path decodes it.
+        for name, wide, bad in (("WIN1252", "é€", b"\x81"), ("KOI8R", "ж", b"\x00"), ("LATIN1", "é", b"\x00")):
+            c = pgcodec.lookup(name)
+            for at in (0, 255, 256, 32767, 32768, 65535, 65536, 70000):
+                for w in wide:
+                    text = "a" * at + w + "b" * 40000
+                    self.assertEqual(c.decode(c.encode(text)), text, (name, at, w))
+                data = b"a" * at + bad + c.encode(wide) * 20000
+                with self.assertRaises(pgcodec.DecodeError) as ours:
+                    c.decode(data)
+                with self.assertRaises(pgcodec.DecodeError) as utf8:
+                    c._decode_to_utf8(data)
+                self.assertEqual((ours.exception.start, ours.exception.offset, str(ours.exception)),
+                                 (utf8.exception.start, utf8.exception.offset, str(utf8.exception)), (name, at))
+                self.assertEqual(c.decode(data, "replace"), c._decode_to_utf8(data, "replace").decode(), (name, at))
+
     def test_huge_output(self) -> None:
         # A str or bytes of 32 MiB and more has its data on huge pages
         # (python/src/text.cpp, prefer_huge_pages): the advice must change
