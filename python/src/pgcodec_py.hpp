@@ -69,6 +69,11 @@ struct Identity {
   bool ascii_encodes;
   bool latin1_encodes;
   bool latin1_decodes;
+  // Bytes a unit at most, encoding from each UnitForm (indexed by it):
+  // Codec::max_encoded_units_size(1, form), asked once. That call costs 7
+  // ns (its std::optional comes back through a store-forwarding stall in
+  // GCC's code), 6 % of an 8-byte encode when asked at every call.
+  std::uint8_t encode_factor[4];
 };
 const Identity& identity(const Codec& c);
 // decode_str: one pass of the library's decoder into a new str, `str` (of
@@ -90,7 +95,6 @@ std::size_t encode_bound(const Codec& c, const UnitText& t);
 // held back: consumed < t.length with Status::Ok).
 Result encode_into(const Codec& c, const UnitText& t, char* out, std::size_t cap, ErrorMode mode,
                    bool final = true);
-// ASCII bytes (the caller checked) copied into a compact ASCII str.
 // Asks the kernel for huge pages (2 MiB, Linux's transparent huge pages
 // where they are on "madvise") for the part of a new str's or bytes' data of
 // `bytes` bytes that covers whole huge pages, before anything is written
@@ -106,8 +110,6 @@ Result encode_into(const Codec& c, const UnitText& t, char* out, std::size_t cap
 // later trims the heap.
 inline constexpr std::size_t kHugePagesFrom = 8u << 20;
 void prefer_huge_pages(void* data, std::size_t bytes);
-
-PyObject* ascii_copy(const unsigned char* p, std::size_t n);
 
 // errors=: "strict" and "replace" are the library's modes; any other name
 // is an error handler (codecs.register_error), looked up at the first error

@@ -189,6 +189,9 @@ const Identity& identity(const Codec& c) {
     std::memcpy(bytes, units, 255);
     const Result d = c.decode_units({bytes, 255}, {cps, 255, UnitForm::Utf32, 0x10FFFF}, ErrorMode::Replace);
     id.latin1_decodes = d.ok() && d.written == 255 && maxchar_of(cps, d.written) <= 0xFF;
+    for (const UnitForm f : {UnitForm::Latin1, UnitForm::Ucs2, UnitForm::Utf16, UnitForm::Utf32}) {
+      id.encode_factor[static_cast<int>(f)] = static_cast<std::uint8_t>(*c.max_encoded_units_size(1, f));
+    }
     asked[e] = true;
   }
   return known[e];
@@ -547,7 +550,14 @@ std::size_t utf8_offset(const UnitText& t, std::size_t at) {
 }
 
 std::size_t encode_bound(const Codec& c, const UnitText& t) {
-  return c.max_encoded_units_size(std::max<std::size_t>(t.length, 1), t.form).value_or(SIZE_MAX);
+  // Codec::max_encoded_units_size(length, form), which is length times its
+  // value for one unit (see Identity::encode_factor).
+  std::size_t bound;
+  if (__builtin_mul_overflow(std::max<std::size_t>(t.length, 1),
+                             std::size_t{identity(c).encode_factor[static_cast<int>(t.form)]}, &bound) ||
+      bound > SIZE_MAX - 16)
+    return SIZE_MAX;
+  return bound;
 }
 
 namespace {
@@ -585,12 +595,6 @@ void prefer_huge_pages(void* data, std::size_t bytes) {
   (void)data;
   (void)bytes;
 #endif
-}
-
-PyObject* ascii_copy(const unsigned char* p, std::size_t n) {
-  PyObject* str = PyUnicode_New(static_cast<Py_ssize_t>(n), 127);
-  if (str) std::memcpy(PyUnicode_DATA(str), p, n);
-  return str;
 }
 
 bool parse_errors(PyObject* arg, Errors* errors) {
