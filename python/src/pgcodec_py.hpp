@@ -69,6 +69,8 @@ struct Identity {
   bool ascii_encodes;
   bool latin1_encodes;
   bool latin1_decodes;
+  bool ascii_decodes;    // bytes 01..7F decode to U+0001..U+007F
+  bool latin1_identity;  // bytes 01..FF decode to U+0001..U+00FF (LATIN1)
   // Bytes a unit at most, encoding from each UnitForm (indexed by it):
   // Codec::max_encoded_units_size(1, form), asked once. That call costs 7
   // ns (its std::optional comes back through a store-forwarding stall in

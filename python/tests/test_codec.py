@@ -355,6 +355,32 @@ class CodecApi(unittest.TestCase):
             got = dec.decode(data[:-1]) + dec.decode(data[-1:], final=True)
             self.assertEqual(got, "中" * 40000, name)
 
+    def test_short_copies(self) -> None:
+        # Short ASCII input (Latin-1 in LATIN1) is copied into its str where
+        # the library decodes those bytes to themselves (python/src/text.cpp,
+        # kCopyDecode): the same str as the library's path, a NUL anywhere
+        # still the library's error or replacement, for every encoding.
+        for name in pgcodec.encodings():
+            c = pgcodec.lookup(name)
+            for data in (b"a", b"plain ascii, 0-9 ~\x7f", bytes(range(1, 128)), bytes(range(1, 256)),
+                         bytes(range(1, 256)) * 3):
+                try:
+                    want = c._decode_to_utf8(data).decode()
+                except pgcodec.DecodeError as e:
+                    with self.assertRaises(pgcodec.DecodeError) as ours:
+                        c.decode(data)
+                    self.assertEqual((ours.exception.offset, str(ours.exception)), (e.offset, str(e)), name)
+                    continue
+                self.assertEqual(c.decode(data), want, (name, data[:8]))
+            for data in (b"\x00", b"ab\x00c", b"\xe9\x00", b"x" * 300 + b"\x00" + b"y" * 100):
+                with self.assertRaises(pgcodec.DecodeError) as ours:
+                    c.decode(data)
+                with self.assertRaises(pgcodec.DecodeError) as utf8:
+                    c._decode_to_utf8(data)
+                self.assertEqual((ours.exception.offset, str(ours.exception)),
+                                 (utf8.exception.offset, str(utf8.exception)), name)
+                self.assertEqual(c.decode(data, "replace"), c._decode_to_utf8(data, "replace").decode(), name)
+
     def test_long_single_byte(self) -> None:
         # A single-byte encoding's long input is decoded straight into a str
         # of one character a byte (python/src/text.cpp, decode_str): widened
