@@ -223,15 +223,16 @@ Result Codec::decode_units(std::string_view in, const UnitBuffer& out, ErrorMode
   return row_->ops->decode_units(*row_, in, o, mode, final, kernels::active());
 }
 
-Result Codec::encode_units(UnitText in, std::span<char> out, ErrorMode mode,
+Result Codec::encode_units(const UnitText& in, std::span<char> out, ErrorMode mode,
                            bool final) const noexcept {
   return detail::encode_units_in_blocks(*this, in, out, mode, final, kBlock);
 }
 
 namespace detail {
 
-Result encode_units_in_blocks(const Codec& codec, UnitText in, std::span<char> out, ErrorMode mode,
+Result encode_units_in_blocks(const Codec& codec, const UnitText& text, std::span<char> out, ErrorMode mode,
                               bool final, std::size_t block_size) noexcept {
+  UnitText in{text.data, text.length, text.form};  // field by field (see Codec::encode_units)
   const CodecRow& row = codec_row(codec.encoding());
   block_size = std::clamp<std::size_t>(block_size, 1, kBlock);
   Reader rd{in.data, in.length, in.form};

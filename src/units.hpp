@@ -13,7 +13,7 @@ namespace pgcodec::detail {
 
 // Blocks of block_size bytes of UTF-8 (1..4096; a block holds at least one
 // character, and grows where it has no safe cut).
-Result encode_units_in_blocks(const Codec& codec, UnitText in, std::span<char> out, ErrorMode mode,
+Result encode_units_in_blocks(const Codec& codec, const UnitText& text, std::span<char> out, ErrorMode mode,
                               bool final, std::size_t block_size) noexcept;
 
 }  // namespace pgcodec::detail

@@ -116,7 +116,10 @@ class PGCODEC_API Codec {
   // '?' per unit that is no character. With final == false (one chunk of a
   // longer text) it holds back what encode_partial holds back.
   // max_encoded_size(units * 4) bytes always suffice.
-  Result encode_units(UnitText in, std::span<char> out, ErrorMode mode = ErrorMode::Strict,
+  // (`in` by reference, as `out` of decode_units: by value, its 24 bytes
+  // were copied with wide loads right after the caller stored them field
+  // by field, a store-forwarding stall on every call.)
+  Result encode_units(const UnitText& in, std::span<char> out, ErrorMode mode = ErrorMode::Strict,
                       bool final = true) const noexcept;
   // The UTF-16 and UTF-32 forms by type.
   Result decode_utf16(std::string_view in, std::span<char16_t> out,
