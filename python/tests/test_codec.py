@@ -386,7 +386,10 @@ class CodecApi(unittest.TestCase):
         # of one character a byte (python/src/text.cpp, decode_str): widened
         # where the first wider character comes, an error where it is, in
         # strict and replace mode, as the UTF-8 path decodes it.
-        for name, wide, bad in (("WIN1252", "é€", b"\x81"), ("KOI8R", "ж", b"\x00"), ("LATIN1", "é", b"\x00")):
+        # SQL_ASCII, one byte a character to PostgreSQL, decodes its bytes
+        # as UTF-8: not this path.
+        for name, wide, bad in (("WIN1252", "é€", b"\x81"), ("KOI8R", "ж", b"\x00"), ("LATIN1", "é", b"\x00"),
+                                ("SQL_ASCII", "é中😀", b"\xff")):
             c = pgcodec.lookup(name)
             for at in (0, 255, 256, 32767, 32768, 65535, 65536, 70000):
                 for w in wide:
