@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <vector>
 #include <set>
 #include <string>
 
@@ -71,6 +74,31 @@ TEST(Kernels, SetActiveSwitchesEveryConversion) {
     EXPECT_EQ(pgcodec::codec(pgcodec::Encoding::SJIS).decode("a\x82\xa0"), "a\xe3\x81\x82");
   }
   EXPECT_EQ(&kernels::active(), &saved);
+}
+
+// Kernel::copy_until_nul (LATIN1's copy) stops at a NUL anywhere: in the
+// AVX-512 kernel's head before the output's 64-byte boundary, in each of
+// the four blocks of its 256-byte loop and in its tail, at every output
+// alignment; nothing is stored at or after the NUL.
+TEST(Kernels, CopyUntilNulStopsAtEveryNul) {
+  for (const auto& k : kernels::available()) {
+    if (!k.copy_until_nul) continue;
+    for (const std::size_t n : {std::size_t{300}, std::size_t{700}}) {
+      std::vector<unsigned char> src(n);
+      for (std::size_t i = 0; i < n; ++i) src[i] = static_cast<unsigned char>(1 + i % 255);
+      for (const std::size_t shift : {std::size_t{0}, std::size_t{8}, std::size_t{63}}) {
+        for (std::size_t at = 0; at <= n; ++at) {
+          std::vector<unsigned char> in = src;
+          if (at < n) in[at] = 0;
+          std::vector<unsigned char> out(n + 128, 0xEE);
+          unsigned char* dst = out.data() + ((64 - reinterpret_cast<std::uintptr_t>(out.data()) % 64) % 64) + shift;
+          ASSERT_EQ(k.copy_until_nul(in.data(), dst, n), at) << k.name << " n=" << n << " shift=" << shift;
+          ASSERT_EQ(std::memcmp(dst, in.data(), at), 0) << k.name << " at=" << at;
+          for (std::size_t i = at; i < n; ++i) ASSERT_EQ(dst[i], 0xEE) << k.name << " at=" << at << " i=" << i;
+        }
+      }
+    }
+  }
 }
 
 }  // namespace
