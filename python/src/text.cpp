@@ -125,16 +125,16 @@ Py_UCS4 maxchar_of(const U* units, std::size_t n) {
   return bits < 0x80 ? 0x7F : bits <= 0xFF ? 0xFF : bits <= 0xFFFF ? 0xFFFF : 0x10FFFF;
 }
 
-// Whether n Latin-1 units (or bytes) are all ASCII: 32 at a time as four
-// words (a loop over bytes is not vectorized, and cost more than the decode
-// here), stopping at the first block with a high bit.
-bool all_ascii(const Py_UCS1* p, std::size_t n) {
-  constexpr std::uint64_t high = 0x8080808080808080ull;
+// Whether no byte of p[0, n) has a bit of `mask` (a pattern repeated in
+// every 8 bytes, from p on): 32 bytes at a time as four words (a loop over
+// bytes is not vectorized, and cost more than the decode here), stopping at
+// the first block with one.
+bool no_bits(const unsigned char* p, std::size_t n, std::uint64_t mask) {
   std::size_t i = 0;
   for (; n - i >= 32; i += 32) {
     std::uint64_t w[4];
     std::memcpy(w, p + i, 32);
-    if ((w[0] | w[1] | w[2] | w[3]) & high) return false;
+    if ((w[0] | w[1] | w[2] | w[3]) & mask) return false;
   }
   std::uint64_t bits = 0;
   for (; n - i >= 8; i += 8) {
@@ -142,8 +142,17 @@ bool all_ascii(const Py_UCS1* p, std::size_t n) {
     std::memcpy(&x, p + i, 8);
     bits |= x;
   }
-  for (; i < n; ++i) bits |= p[i];
-  return (bits & high) == 0;
+  std::uint64_t tail = 0;  // the last bytes, where they fall in a word
+  std::memcpy(&tail, p + i, n - i);
+  return ((bits | tail) & mask) == 0;
+}
+
+// Whether n Latin-1 units (or bytes) are all ASCII.
+bool all_ascii(const Py_UCS1* p, std::size_t n) { return no_bits(p, n, 0x8080808080808080ull); }
+
+// Whether n UCS-2 units are all at most U+00FF.
+bool all_latin1(const Py_UCS2* u, std::size_t n) {
+  return no_bits(reinterpret_cast<const unsigned char*>(u), 2 * n, 0xFF00FF00FF00FF00ull);
 }
 
 // A new str of `alloc` characters in the kind n units need, holding them.
@@ -422,21 +431,6 @@ Result decode_chained(const Codec& c, std::string_view in, ErrorMode mode, bool 
     }
   }
   return r;
-}
-
-// Whether n UCS-2 units are all at most U+00FF: 16 at a time as four
-// words, stopping at the first block with a unit above (as all_ascii).
-bool all_latin1(const Py_UCS2* u, std::size_t n) {
-  constexpr std::uint64_t high = 0xFF00FF00FF00FF00ull;
-  std::size_t i = 0;
-  for (; n - i >= 16; i += 16) {
-    std::uint64_t w[4];
-    std::memcpy(w, u + i, 32);
-    if ((w[0] | w[1] | w[2] | w[3]) & high) return false;
-  }
-  Py_UCS2 bits = 0;
-  for (; i < n; ++i) bits |= u[i];
-  return bits <= 0xFF;
 }
 
 // decode_str for a single-byte encoding from kSmallDecode bytes on (not
