@@ -316,6 +316,22 @@ TEST_P(Props, LongRunsOfOneScript) {
   });
 }
 
+// 13, continued: one piece (a NUL a third of the time) at a 64-byte block
+// edge of dense text up to 800 bytes long, where the block kernels' loops
+// of 64 to 256 bytes turn over. The model's outcome, Replace mode, and the
+// code-unit paths (the LATIN1 copy among them) equal the UTF-8 path.
+TEST_P(Props, PieceAtBlockEdge) {
+  const Codec& c = codec();
+  for_each_kernel("piece at block edge", [&] {
+    const bool decoding = *rc::gen::arbitrary<bool>();
+    const std::string in = *piece_at_block_edge(c.encoding(), decoding);
+    show_input(c, decoding, in);
+    require(harness::check_model(c, decoding, in));
+    require(harness::check_replace(c, decoding, in));
+    require(harness::check_units(c, decoding, any_mode(), in, *rc::gen::arbitrary<std::size_t>()));
+  });
+}
+
 // 14. Streams around errors: chunk boundaries a few bytes before, at and
 // after the first error, then small chunks; the end finished into small
 // buffers (OutputFull keeps what is held back). The stream equals one-shot

@@ -1,5 +1,6 @@
 #include "inputs.hpp"
 
+#include <algorithm>
 #include <vector>
 
 #include "core/generators.hpp"
@@ -125,27 +126,58 @@ rc::Gen<std::string> script_run(Encoding e, bool decoding, bool with_error) {
   });
 }
 
+namespace {
+
+// At least `want` bytes of p's characters of every length, edge characters
+// among them, and single ASCII characters; `starts` gets each character's
+// offset and the end. Drawn inside rc::gen::exec.
+std::string dense_chars(const harness::Repertoire& p, bool decoding, std::size_t want,
+                        std::vector<std::size_t>& starts) {
+  const std::vector<std::string>& chars = decoding ? p.chars : p.text;
+  const std::vector<std::string>& edges = decoding ? p.chars_edges : p.text_edges;
+  std::string s;
+  while (s.size() < want) {
+    starts.push_back(s.size());
+    const int kind = *rc::gen::inRange(0, 10);
+    if (kind < 2 || chars.empty()) {
+      s += static_cast<char>(*rc::gen::inRange<int>(0x20, 0x7F));  // a space, a letter, punctuation
+    } else if (kind < 4 && !edges.empty()) {
+      s += *rc::gen::elementOf(edges);
+    } else {
+      s += *rc::gen::elementOf(chars);
+    }
+  }
+  starts.push_back(s.size());
+  return s;
+}
+
+}  // namespace
+
 rc::Gen<std::string> dense_text(Encoding e, bool decoding) {
   const harness::Repertoire& p = harness::repertoire(e);
   return rc::gen::exec([&p, e, decoding] {
-    const std::vector<std::string>& chars = decoding ? p.chars : p.text;
-    const std::vector<std::string>& edges = decoding ? p.chars_edges : p.text_edges;
-    const std::size_t want = *rc::gen::inRange<std::size_t>(96, 400);
-    std::string s;
-    std::vector<std::size_t> starts;  // character boundaries
-    while (s.size() < want) {
-      starts.push_back(s.size());
-      const int kind = *rc::gen::inRange(0, 10);
-      if (kind < 2 || chars.empty()) {
-        s += static_cast<char>(*rc::gen::inRange<int>(0x20, 0x7F));  // a space, a letter, punctuation
-      } else if (kind < 4 && !edges.empty()) {
-        s += *rc::gen::elementOf(edges);
-      } else {
-        s += *rc::gen::elementOf(chars);
-      }
-    }
-    starts.push_back(s.size());
+    std::vector<std::size_t> starts;
+    std::string s = dense_chars(p, decoding, *rc::gen::inRange<std::size_t>(96, 400), starts);
     if (*rc::gen::arbitrary<bool>()) insert_edge_piece(s, starts, e, decoding);
+    return s;
+  });
+}
+
+rc::Gen<std::string> piece_at_block_edge(Encoding e, bool decoding) {
+  const harness::Repertoire& p = harness::repertoire(e);
+  return rc::gen::exec([&p, e, decoding] {
+    std::vector<std::size_t> starts;
+    std::string s = dense_chars(p, decoding, *rc::gen::inRange<std::size_t>(160, 800), starts);
+    // 64 k + d for a block k of the text, d in -4..4: the first character
+    // boundary there or after.
+    const std::size_t k = *rc::gen::inRange<std::size_t>(1, s.size() / 64 + 1);
+    const std::size_t at = 64 * k - 4 + *rc::gen::inRange<std::size_t>(0, 9);
+    const std::size_t start = *std::lower_bound(starts.begin(), starts.end(), std::min(at, s.size()));
+    // NUL a third of the time: the one error of every encoding, what the
+    // copying kernels look for; else any edge piece.
+    const std::string piece = *rc::gen::weightedOneOf<std::string>(
+        {{1, rc::gen::just(std::string(1, '\0'))}, {2, rc::gen::elementOf(harness::edge_pieces(e, decoding))}});
+    s.insert(start, piece);
     return s;
   });
 }

@@ -39,4 +39,11 @@ rc::Gen<std::string> script_run(Encoding e, bool decoding, bool with_error);
 // as the UTF-8 <-> code unit block kernels take it.
 rc::Gen<std::string> dense_text(Encoding e, bool decoding);
 
+// 160-800 bytes of dense_text's kind with one piece inserted at the first
+// character boundary at or after 64 k - 4 .. 64 k + 4 for a block k of the
+// text: a NUL a third of the time, else an edge piece. Where the block
+// kernels' loops (64, 128 or 256 bytes an iteration) and heads and tails
+// end, past the first iteration.
+rc::Gen<std::string> piece_at_block_edge(Encoding e, bool decoding);
+
 }  // namespace pgcodec::props
