@@ -93,6 +93,7 @@ Result decode_to(const CodecRow& row, std::string_view in, S sink, typename S::U
     const bool identity = shortcuts && row.encoding == Encoding::LATIN1 && limit >= 0xFF;
     const bool table = shortcuts && !identity && limit > 0x7F;  // (into ASCII: the kernel's runs below)
     const char16_t* const table_cp = s.code_point;
+    const kernels::SingleByteUnitsFn units_kernel = k.single_byte_units;
     while (i < n) {
       if (identity) {
         const std::size_t m = std::min(n - i, cap - w);
@@ -114,7 +115,8 @@ Result decode_to(const CodecRow& row, std::string_view in, S sink, typename S::U
       if (table) {
         // Every code point here is one unit in any form (all are <= U+FFFF).
         const std::size_t m = std::min(n - i, cap - w);
-        std::size_t j = 0;
+        // The kernel stops where the loop below would, which then stops too.
+        std::size_t j = units_kernel ? units_kernel(table_cp, p + i, m, o + w, sizeof(typename S::Unit), limit) : 0;
         for (; j < m; ++j) {
           const std::uint32_t cp = table_cp[p[i + j]];
           if (cp - 1u >= limit) break;  // NUL, unmapped (0), or above the limit

@@ -63,6 +63,9 @@ struct Kernel {
   // LATIN1's copy (codecs/ascii_copy.hpp's copy_until_nul is the twin every
   // kernel without one uses).
   CopyUntilNulFn copy_until_nul = nullptr;
+  // The single-byte family's bytes to code units, 32 at a time
+  // (kernels/single_byte.hpp). Null: its table loop goes byte by byte.
+  SingleByteUnitsFn single_byte_units = nullptr;
 };
 
 // Scalar first, then the SIMD kernels this build and this CPU can run, in

@@ -1,8 +1,9 @@
 // The single-byte decode kernels: bytes of one of the 27 single-byte
 // encodings to UTF-8, 64 bytes at a time, for the stretches where every
 // high byte maps to a two-byte UTF-8 character (all of Latin-1, Cyrillic,
-// Greek, Hebrew and Arabic). The family's loop (codecs/single_byte.cpp)
-// does everything else one byte at a time and calls back in.
+// Greek, Hebrew and Arabic), and to code units, 32 bytes at a time. The
+// family's loop (codecs/single_byte.cpp) does everything else one byte at a
+// time and calls back in.
 #pragma once
 
 #include <cstddef>
@@ -37,7 +38,20 @@ using SingleByteDecodeFn = std::size_t (*)(const SingleBytePlanes& t, const unsi
 // consumed, always at the end of a character; `written` as above.
 using SingleByteEncodeFn = SingleByteDecodeFn;
 
+// Bytes of a single-byte encoding to code units of `unit` bytes (1, 2 or
+// 4): each byte b of in[0, n) becomes the unit code_point[b] (the 256-entry
+// table of tables/dense.hpp: 0 for NUL and unmapped bytes; every entry is at
+// most U+FFFF) while that is neither 0 nor above `limit`. Returns how many
+// bytes it converted, one unit each, stopping before the first that is;
+// out must have room for n units. Never reads past in + n nor writes past
+// the units it returns.
+using SingleByteUnitsFn = std::size_t (*)(const char16_t* code_point, const unsigned char* in, std::size_t n,
+                                          void* out, unsigned unit, char32_t limit) noexcept;
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// AVX-512F and BW: 32 bytes at a time, the last fewer under a mask.
+std::size_t single_byte_units_avx512(const char16_t* code_point, const unsigned char* in, std::size_t n,
+                                     void* out, unsigned unit, char32_t limit) noexcept;
 // AVX-512 with VBMI (128-byte table lookups) and VBMI2 (byte compression).
 std::size_t single_byte_decode_avx512(const SingleBytePlanes& t, const unsigned char* in,
                                       std::size_t n, char* out, std::size_t cap,

@@ -3,7 +3,8 @@
 // byte's low seven bits index the two 64-byte halves of a plane), the
 // UTF-8 of every byte laid out as a pair (ASCII: the byte and a slot left
 // unused; high: lead, trail), and the unused slots squeezed out with VBMI2's
-// vpcompressb before a masked store of exactly the bytes made.
+// vpcompressb before a masked store of exactly the bytes made. The code-unit
+// kernel needs only AVX-512F and BW (vpermi2w over the table's upper half).
 #include "kernels/single_byte.hpp"
 #include "kernels/target.hpp"
 
@@ -73,6 +74,67 @@ std::size_t single_byte_decode_avx512(const SingleBytePlanes& t, const unsigned 
   }
   written = w;
   return i;
+}
+
+namespace {
+
+// Stores the lanes of `keep` of the 32 units c (16-bit lanes) as units of U
+// bytes. (The maskz_ forms with every lane set: GCC 12 warns,
+// maybe-uninitialized, on the undefined source of the plain ones.)
+template <unsigned U>
+PGCODEC_TARGET_AVX512 inline void store_units(void* out, __m512i c, std::uint32_t keep) {
+  if constexpr (U == 1) {
+    _mm512_mask_cvtepi16_storeu_epi8(out, keep, c);
+  } else if constexpr (U == 2) {
+    _mm512_mask_storeu_epi16(out, keep, c);
+  } else {
+    auto* o = static_cast<char*>(out);
+    _mm512_mask_storeu_epi32(o, static_cast<__mmask16>(keep), _mm512_maskz_cvtepu16_epi32(0xFFFF, _mm512_maskz_extracti64x4_epi64(0xF, c, 0)));
+    _mm512_mask_storeu_epi32(o + 64, static_cast<__mmask16>(keep >> 16),
+                             _mm512_maskz_cvtepu16_epi32(0xFFFF, _mm512_maskz_extracti64x4_epi64(0xF, c, 1)));
+  }
+}
+
+// Per 32 bytes (the last fewer: a masked load reads only the text's): the
+// bytes widened to 16-bit lanes, the high ones looked up in the table's
+// upper half (two 64-entry permutes, bit 6 choosing), ASCII kept as it is;
+// a lane that is 0 (NUL, unmapped) or above the limit ends the run, and
+// only the lanes before it are stored.
+template <unsigned U>
+PGCODEC_TARGET_AVX512 std::size_t units_loop(const char16_t* cp, const unsigned char* in, std::size_t n,
+                                             void* out, char32_t limit) {
+  const __m512i t0 = _mm512_loadu_si512(cp + 128), t1 = _mm512_loadu_si512(cp + 160);
+  const __m512i t2 = _mm512_loadu_si512(cp + 192), t3 = _mm512_loadu_si512(cp + 224);
+  const __m512i lim = _mm512_set1_epi16(static_cast<short>(limit > 0xFFFF ? 0xFFFF : limit));
+  const __m512i x80 = _mm512_set1_epi16(0x80), x40 = _mm512_set1_epi16(0x40);
+  std::size_t i = 0;
+  while (i < n) {
+    const std::uint32_t valid = n - i >= 32 ? ~0u : (1u << (n - i)) - 1u;
+    const __m512i v = _mm512_maskz_cvtepu8_epi16(
+        ~0u, _mm512_maskz_extracti64x4_epi64(0xF, _mm512_maskz_loadu_epi8(valid, in + i), 0));
+    const __m512i lo = _mm512_permutex2var_epi16(t0, v, t1);  // code_point[128 + (v & 63)]
+    const __m512i hi = _mm512_permutex2var_epi16(t2, v, t3);  // code_point[192 + (v & 63)]
+    __m512i c = _mm512_mask_blend_epi16(_mm512_test_epi16_mask(v, x40), lo, hi);
+    c = _mm512_mask_blend_epi16(_mm512_cmpge_epu16_mask(v, x80), v, c);
+    const std::uint32_t bad = (_mm512_testn_epi16_mask(c, c) | _mm512_cmpgt_epu16_mask(c, lim)) & valid;
+    const std::uint32_t keep = bad ? (1u << __builtin_ctz(bad)) - 1u : valid;
+    store_units<U>(static_cast<char*>(out) + i * U, c, keep);
+    if (bad) return i + static_cast<std::size_t>(__builtin_ctz(bad));
+    i += n - i >= 32 ? 32 : n - i;
+  }
+  return i;
+}
+
+}  // namespace
+
+PGCODEC_TARGET_AVX512
+std::size_t single_byte_units_avx512(const char16_t* code_point, const unsigned char* in, std::size_t n,
+                                     void* out, unsigned unit, char32_t limit) noexcept {
+  switch (unit) {
+    case 1: return units_loop<1>(code_point, in, n, out, limit);
+    case 2: return units_loop<2>(code_point, in, n, out, limit);
+    default: return units_loop<4>(code_point, in, n, out, limit);
+  }
 }
 
 // Per block of 64 bytes of UTF-8: the block must be ASCII and well-formed

@@ -101,4 +101,53 @@ TEST(Kernels, CopyUntilNulStopsAtEveryNul) {
   }
 }
 
+// single_byte_units against the loop it stands for, on a table with every
+// kind of entry (ASCII as itself, high bytes mapped at most U+00FF, above
+// it, unmapped as 0): inputs of 0 to 100 bytes (whole 32-byte blocks and
+// masked tails) with a NUL, an unmapped byte or one above the limit at every
+// position, into 1-, 2- and 4-byte units and each limit a form has. It
+// converts exactly the bytes before the first such byte, each to its table
+// entry, and stores nothing after them.
+TEST(Kernels, SingleByteUnitsStopsWhereTheLoopDoes) {
+  char16_t cp[256];
+  for (int b = 0; b < 256; ++b)
+    cp[b] = static_cast<char16_t>(b < 0x80 ? b : b % 7 == 0 ? 0 : b % 3 == 0 ? 0x2000 + b : 0xA0 + b % 0x60);
+  constexpr unsigned char kStops[] = {0x00, 0x85 /* unmapped */, 0x81 /* U+2081 */};
+  for (const auto& k : kernels::available()) {
+    if (!k.single_byte_units) continue;
+    for (const unsigned unit : {1u, 2u, 4u}) {
+      for (const char32_t limit : {char32_t{0xFF}, char32_t{0xFFFF}, char32_t{0x10FFFF}}) {
+        if (unit == 1 && limit > 0xFF) continue;
+        for (std::size_t n = 0; n <= 100; ++n) {
+          std::vector<unsigned char> src(n);
+          // Text the limit lets through: ASCII and entries at most U+00FF,
+          // or every mapped byte when the limit allows U+2000 and up.
+          for (std::size_t i = 0; i < n; ++i) {
+            unsigned b = 0x80 + static_cast<unsigned>(i * 37 % 128);
+            if (cp[b] == 0 || cp[b] > limit) b = 0x20 + static_cast<unsigned>(i % 0x5F);
+            src[i] = static_cast<unsigned char>(b);
+          }
+          for (const unsigned char stop : kStops) {
+            if (stop == 0x81 && limit >= 0xFFFF) continue;  // not a stop there
+            for (std::size_t at = 0; at <= n; ++at) {
+              std::vector<unsigned char> in = src;
+              if (at < n) in[at] = stop;
+              std::vector<unsigned char> out((n + 8) * unit, 0xEE);
+              const std::size_t got = k.single_byte_units(cp, in.data(), n, out.data(), unit, limit);
+              ASSERT_EQ(got, at) << k.name << " unit=" << unit << " n=" << n << " stop=" << int{stop};
+              for (std::size_t i = 0; i < at; ++i) {
+                std::uint32_t u = 0;
+                std::memcpy(&u, out.data() + i * unit, unit);  // little-endian
+                ASSERT_EQ(u, std::uint32_t{cp[in[i]]}) << k.name << " unit=" << unit << " i=" << i;
+              }
+              for (std::size_t i = at * unit; i < out.size(); ++i)
+                ASSERT_EQ(out[i], 0xEE) << k.name << " unit=" << unit << " n=" << n << " at=" << at;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
