@@ -82,7 +82,7 @@ Result validate_copy(Encoding target, std::string_view in, std::span<char> out, 
 // character-by-character loop then takes. It is the only inline path: a
 // buffer with less room goes character by character.
 //
-// Into 16-bit units with the whole BMP allowed, a multibyte character also
+// Into 16-bit units with the whole BMP allowed, a three-byte character also
 // hands the kernel's block decoder (Kernel::utf8_to_units16) what its
 // validator (Kernel::utf8_valid_run) accepts of the next kBlockSpan bytes.
 // Where the blocks took little (a four-byte character, an invalid byte or
@@ -91,7 +91,9 @@ Result validate_copy(Encoding target, std::string_view in, std::span<char> out, 
 // What the validator accepted stays known (`valid_end`: a suffix of valid
 // UTF-8 from a character boundary is valid), so a block that stops early
 // (UTF-16 output stops at each four-byte character) costs no second
-// validation of the same bytes.
+// validation of the same bytes. Into UTF-32 with every code point allowed,
+// any multibyte character does the same with Kernel::utf8_to_units32,
+// which takes four-byte characters too.
 constexpr std::size_t kBlockSpan = 4096, kBlockRetry = 64;
 
 template <class S>
@@ -100,8 +102,11 @@ std::size_t decode_fast(const kernels::Kernel& k, const unsigned char* p, std::s
   using U = typename S::Unit;
   std::size_t fw = w;
   kernels::Utf8To16Fn blocks = nullptr;
+  kernels::Utf8To32Fn blocks32 = nullptr;
   if constexpr (sizeof(U) == 2) {
     if (limit >= 0xFFFFu) blocks = k.utf8_to_units16;
+  } else if constexpr (sizeof(U) == 4) {
+    if (limit >= 0x10FFFFu) blocks32 = k.utf8_to_units32;
   }
   std::size_t blocks_from = i, valid_end = i;
   while (n - i >= 3) {
@@ -115,6 +120,20 @@ std::size_t decode_fast(const kernels::Kernel& k, const unsigned char* p, std::s
       o[fw++] = static_cast<U>(c0);
       i += 1;
       continue;
+    }
+    if constexpr (sizeof(U) == 4) {
+      // Into UTF-32 with every code point allowed, any multibyte character
+      // hands the kernel's blocks what the validator accepts, as three-byte
+      // ones do for 16-bit units below.
+      if (blocks32 && i >= blocks_from && n - i >= 80) {
+        if (valid_end <= i) valid_end = i + k.utf8_valid_run(p + i, n - i < kBlockSpan ? n - i : kBlockSpan);
+        std::size_t units = 0;
+        const std::size_t took = blocks32(p + i, valid_end - i, reinterpret_cast<char32_t*>(o + fw), units);
+        i += took;
+        fw += units;
+        if (took < kBlockRetry) blocks_from = i + kBlockRetry;
+        if (took) continue;
+      }
     }
     const unsigned c1 = p[i + 1];
     if ((c0 & 0xF0u) == 0xE0u) {

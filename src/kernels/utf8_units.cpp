@@ -124,6 +124,60 @@ PGCODEC_TARGET_AVX512_VBMI2 std::size_t utf8_to_units16_avx512(const unsigned ch
   return i;
 }
 
+namespace {
+
+// 16 positions' code points in 32-bit lanes, each as if a character of one
+// to four bytes started there (q[0..18] read).
+PGCODEC_TARGET_AVX512 inline __m512i widen16(const unsigned char* q) noexcept {
+  return _mm512_maskz_cvtepu8_epi32(all16, _mm_loadu_si128(reinterpret_cast<const __m128i*>(q)));
+}
+
+PGCODEC_TARGET_AVX512 inline __m512i code_points16(const unsigned char* q) noexcept {
+  const __m512i b0 = widen16(q), b1 = widen16(q + 1), b2 = widen16(q + 2), b3 = widen16(q + 3);
+  const __m512i low6 = _mm512_set1_epi32(0x3F);
+  const __m512i t1 = _mm512_and_si512(b1, low6), t2 = _mm512_and_si512(b2, low6), t3 = _mm512_and_si512(b3, low6);
+  const __m512i two = _mm512_or_si512(_mm512_maskz_slli_epi32(all16, _mm512_and_si512(b0, _mm512_set1_epi32(0x1F)), 6), t1);
+  const __m512i three = _mm512_or_si512(
+      _mm512_or_si512(_mm512_maskz_slli_epi32(all16, _mm512_and_si512(b0, _mm512_set1_epi32(0x0F)), 12),
+                      _mm512_maskz_slli_epi32(all16, t1, 6)),
+      t2);
+  const __m512i four = _mm512_or_si512(
+      _mm512_or_si512(_mm512_maskz_slli_epi32(all16, _mm512_and_si512(b0, _mm512_set1_epi32(0x07)), 18),
+                      _mm512_maskz_slli_epi32(all16, t1, 12)),
+      _mm512_or_si512(_mm512_maskz_slli_epi32(all16, t2, 6), t3));
+  __m512i cp = _mm512_mask_mov_epi32(b0, _mm512_cmpge_epu32_mask(b0, _mm512_set1_epi32(0xC0)), two);
+  cp = _mm512_mask_mov_epi32(cp, _mm512_cmpge_epu32_mask(b0, _mm512_set1_epi32(0xE0)), three);
+  return _mm512_mask_mov_epi32(cp, _mm512_cmpge_epu32_mask(b0, _mm512_set1_epi32(0xF0)), four);
+}
+
+}  // namespace
+
+PGCODEC_TARGET_AVX512 std::size_t utf8_to_units32_avx512(const unsigned char* p, std::size_t n, char32_t* o,
+                                                         std::size_t& written) noexcept {
+  const __m512i top2 = _mm512_set1_epi8(static_cast<char>(0xC0));
+  const __m512i cont = _mm512_set1_epi8(static_cast<char>(0x80));
+  std::size_t i = 0, w = 0;
+  // 67 bytes: the block and the three bytes after it (a character at 61..63).
+  while (n - i >= 67) {
+    const __m512i v = _mm512_loadu_si512(p + i);
+    const std::uint64_t lead = _mm512_cmpneq_epi8_mask(_mm512_and_si512(v, top2), cont);
+    // The block ends at its last lead (a character of four bytes at most:
+    // one of 60..63 is a lead in UTF-8 that utf8_valid_run accepted), so
+    // every character it takes is whole.
+    if ((lead >> 60) == 0) break;
+    const unsigned end = 63u - static_cast<unsigned>(__builtin_clzll(lead));
+    const std::uint64_t whole = lead & ((std::uint64_t{1} << end) - 1u);  // the characters it takes
+    for (unsigned q = 0; q < 4; ++q) {
+      const auto t = static_cast<__mmask16>(whole >> (16 * q));
+      _mm512_storeu_si512(o + w, _mm512_maskz_compress_epi32(t, code_points16(p + i + 16 * q)));
+      w += static_cast<std::size_t>(__builtin_popcount(t));
+    }
+    i += end;
+  }
+  written = w;
+  return i;
+}
+
 PGCODEC_TARGET_AVX512_VBMI2 std::size_t units16_to_utf8_avx512(const char16_t* u, std::size_t n, char* o,
                                                                std::size_t& written) noexcept {
   const __m512i low6 = _mm512_set1_epi32(0x3F);

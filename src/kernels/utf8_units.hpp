@@ -1,6 +1,7 @@
 // UTF-8 of the BMP (above all three-byte characters, U+0800..U+FFFF: CJK,
 // kana, hangul, Thai, Indic) to and from 16-bit code units, a block at a time
-// (Kernel::utf8_to_units16, Kernel::units16_to_utf8). The scalar kernel has
+// (Kernel::utf8_to_units16, Kernel::units16_to_utf8), and any UTF-8 to
+// 32-bit units (Kernel::utf8_to_units32: text with emoji). The scalar kernel has
 // neither: the codecs' character loops (codecs/utf8.cpp decode_fast,
 // encode_prefix_loop) are the twin every entry must match.
 #pragma once
@@ -18,6 +19,11 @@ namespace pgcodec::kernels {
 // left for a block (the caller's character loop goes on from there). It may
 // store past the units it reports: o must have room for n units.
 using Utf8To16Fn = std::size_t (*)(const unsigned char* p, std::size_t n, char16_t* o,
+                                   std::size_t& written) noexcept;
+
+// As Utf8To16Fn, into 32-bit units (UTF-32), four-byte characters
+// included: it stops only where too few bytes are left for a block.
+using Utf8To32Fn = std::size_t (*)(const unsigned char* p, std::size_t n, char32_t* o,
                                    std::size_t& written) noexcept;
 
 // Encodes a prefix of [u, u + n), code points U+0001..U+FFFF that are not
@@ -44,6 +50,10 @@ std::size_t units16_to_utf8_avx2(const char16_t* u, std::size_t n, char* o, std:
 std::size_t utf8_to_units16_avx512(const unsigned char* p, std::size_t n, char16_t* o,
                                    std::size_t& written) noexcept;
 std::size_t units16_to_utf8_avx512(const char16_t* u, std::size_t n, char* o, std::size_t& written) noexcept;
+// AVX-512F and BW: any mix of one- to four-byte characters, 64 bytes a
+// block, 16 positions at a time in 32-bit lanes (vpcompressd).
+std::size_t utf8_to_units32_avx512(const unsigned char* p, std::size_t n, char32_t* o,
+                                   std::size_t& written) noexcept;
 #endif
 
 }  // namespace pgcodec::kernels

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -146,6 +147,62 @@ TEST(Kernels, SingleByteUnitsStopsWhereTheLoopDoes) {
           }
         }
       }
+    }
+  }
+}
+
+// utf8_to_units32 on valid UTF-8 mixing one- to four-byte characters in
+// proportions from all-ASCII to all-emoji: it decodes whole characters
+// only, each to its code point, and leaves fewer than a block's 67 bytes.
+TEST(Kernels, Utf8ToUnits32DecodesWholeCharacters) {
+  std::uint32_t seed = 12345;
+  const auto next = [&seed] { return seed = seed * 1103515245u + 12345u, seed >> 8; };
+  const auto put = [](std::string& s, char32_t c) {
+    if (c < 0x80) {
+      s += static_cast<char>(c);
+    } else if (c < 0x800) {
+      s += static_cast<char>(0xC0 | (c >> 6));
+      s += static_cast<char>(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+      s += static_cast<char>(0xE0 | (c >> 12));
+      s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+      s += static_cast<char>(0x80 | (c & 0x3F));
+    } else {
+      s += static_cast<char>(0xF0 | (c >> 18));
+      s += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+      s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+      s += static_cast<char>(0x80 | (c & 0x3F));
+    }
+  };
+  for (const auto& k : kernels::available()) {
+    if (!k.utf8_to_units32) continue;
+    for (int round = 0; round < 400; ++round) {
+      const unsigned weights = next();  // each length's share of the characters
+      std::string s;
+      std::vector<std::size_t> starts;
+      std::vector<char32_t> cps;
+      const std::size_t want = next() % 400;
+      while (s.size() < want) {
+        starts.push_back(s.size());
+        const unsigned kind = (next() % 16) < (weights & 15) ? 0 : 1 + next() % 3;  // ASCII or 2-4 bytes
+        const char32_t c = kind == 0   ? 1 + next() % 0x7F
+                           : kind == 1 ? 0x80 + next() % 0x780
+                           : kind == 2 ? 0x800 + next() % 0xD000  // below the surrogates
+                                       : 0x10000 + next() % 0x100000;
+        put(s, c);
+        cps.push_back(c);
+      }
+      starts.push_back(s.size());
+      std::vector<char32_t> out(s.size() + 16, 0xEEEEEEEE);
+      std::size_t written = 0;
+      const std::size_t took = k.utf8_to_units32(reinterpret_cast<const unsigned char*>(s.data()), s.size(),
+                                                 out.data(), written);
+      const auto at = std::find(starts.begin(), starts.end(), took);
+      ASSERT_NE(at, starts.end()) << k.name << " stopped inside a character at " << took;
+      const auto chars = static_cast<std::size_t>(at - starts.begin());
+      ASSERT_EQ(written, chars) << k.name;
+      for (std::size_t i = 0; i < chars; ++i) ASSERT_EQ(out[i], cps[i]) << k.name << " unit " << i;
+      ASSERT_LT(s.size() - took, 67u) << k.name << " left a whole block";
     }
   }
 }
