@@ -180,8 +180,16 @@ Result decode_small(const Codec& c, std::string_view in, ErrorMode mode, bool fi
     str = str_of(u16, r.written, r.written);
     return r;
   }
+  // A character above U+FFFF: what came before it widened, the rest
+  // decoded after it (not the whole input again).
   char32_t u32[kSmallDecode];
-  r = c.decode_units(in, {u32, in.size(), UnitForm::Utf32, 0x10FFFF}, mode, final);
+  const std::size_t in_done = r.consumed, out_done = r.written;
+  for (std::size_t i = 0; i < out_done; ++i) u32[i] = u16[i];
+  r = c.decode_units(in.substr(in_done), {u32 + out_done, in.size() - out_done, UnitForm::Utf32, 0x10FFFF}, mode,
+                     final);
+  r.consumed += in_done;
+  r.written += out_done;
+  if (r.status == Status::Error) r.error.offset += in_done;
   str = str_of(u32, r.written, r.written);
   return r;
 }

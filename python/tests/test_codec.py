@@ -436,6 +436,25 @@ class CodecApi(unittest.TestCase):
                 for w in wide:
                     t = "x" * at + w
                     self.assertEqual(c.decode(c.encode(t)), t, (name, at, w))
+        # Short input (python/src/text.cpp decode_small) whose character
+        # above U+FFFF comes after a prefix, then an error: the prefix is
+        # kept (widened), the rest decoded after it, the error's offset and
+        # message and the replacement where the UTF-8 path has them.
+        for name, wide, bad in (("UTF8", "😀", b"\xff"), ("GB18030", "😀", b"\x80"),
+                                ("EUC_JIS_2004", "𠀋", b"\x8e")):
+            c = pgcodec.lookup(name)
+            for at in (0, 1, 7, 30, 100):
+                for after in (0, 1, 20):
+                    data = c.encode("中" * at + wide + "b" * after) + bad + b"z"
+                    with self.assertRaises(pgcodec.DecodeError) as ours:
+                        c.decode(data)
+                    with self.assertRaises(pgcodec.DecodeError) as utf8:
+                        c._decode_to_utf8(data)
+                    self.assertEqual((ours.exception.offset, str(ours.exception)),
+                                     (utf8.exception.offset, str(utf8.exception)), (name, at, after))
+                    self.assertEqual(c.decode(data, "replace"), c._decode_to_utf8(data, "replace").decode(),
+                                     (name, at, after))
+                    self.assertEqual(c.decode(data[:-2]), "中" * at + wide + "b" * after)
         # A pair of code points from one character (JIS X 0213: 86 63 is
         # U+00E6 U+0300): only its second code point is wider than Latin-1;
         # the str must widen for the pair, and no further than its widest.
