@@ -261,13 +261,31 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
 // From 16-bit units, a unit of U+0800..U+FFFF also tries the kernel's block
 // encoder (Kernel::units16_to_utf8) on the units left that have room; where
 // it took little, the loop waits kBlockRetry units before it asks again.
+// From 32-bit units, any unit above ASCII does (Kernel::units32_to_utf8).
 template <bool Checked, class Unit>
 std::size_t encode_prefix_loop(const Unit* u, std::size_t i, std::size_t n, char* o, std::size_t cap,
-                               std::size_t& w, kernels::Units16ToUtf8Fn blocks) noexcept {
+                               std::size_t& w, kernels::Units16ToUtf8Fn blocks,
+                               kernels::Units32ToUtf8Fn blocks32) noexcept {
   std::size_t fw = w;
   std::size_t blocks_from = i;
   for (; i < n; ++i) {
     const std::uint32_t cp = u[i];
+    if constexpr (sizeof(Unit) == 4) {
+      // From 32-bit units, any unit above ASCII tries the kernel's blocks
+      // (Kernel::units32_to_utf8) as 16-bit ones do at U+0800..U+FFFF.
+      if (cp >= 0x80u && blocks32 && i >= blocks_from && n - i >= 16) {
+        const std::size_t room = Checked ? (cap - fw) / 4 : n - i;
+        std::size_t bytes = 0;
+        const std::size_t took = blocks32(reinterpret_cast<const char32_t*>(u + i), room < n - i ? room : n - i,
+                                          o + fw, bytes);
+        fw += bytes;
+        if (took < kBlockRetry) blocks_from = i + took + kBlockRetry;
+        if (took) {
+          i += took - 1;  // the loop's ++i makes it took
+          continue;
+        }
+      }
+    }
     if (cp - 1u < 0x7Fu) {
       if (Checked && fw == cap) break;
       o[fw++] = static_cast<char>(cp);
@@ -315,17 +333,18 @@ std::size_t encode_prefix_loop(const Unit* u, std::size_t i, std::size_t n, char
 // checks no room per character.
 template <class Unit>
 std::size_t encode_prefix(const Unit* u, std::size_t i, std::size_t n, char* o, std::size_t cap,
-                          std::size_t& w, kernels::Units16ToUtf8Fn blocks) noexcept {
+                          std::size_t& w, const kernels::Kernel& k) noexcept {
   constexpr std::size_t per = sizeof(Unit) == 1 ? 2 : sizeof(Unit) == 2 ? 3 : 4;
-  if ((cap - w) / per >= n - i) return encode_prefix_loop<false>(u, i, n, o, cap, w, blocks);
-  return encode_prefix_loop<true>(u, i, n, o, cap, w, blocks);
+  if ((cap - w) / per >= n - i)
+    return encode_prefix_loop<false>(u, i, n, o, cap, w, k.units16_to_utf8, k.units32_to_utf8);
+  return encode_prefix_loop<true>(u, i, n, o, cap, w, k.units16_to_utf8, k.units32_to_utf8);
 }
 
 std::size_t encode_units_prefix(const CodecRow&, const UnitText& in, std::size_t i, std::span<char> out,
                                 std::size_t& w, bool, const kernels::Kernel& k) noexcept {
   if (!k.table_shortcuts) return i;
   return with_units(in, [&](const auto* u) {
-    return encode_prefix(u, i, in.length, out.data(), out.size(), w, k.units16_to_utf8);
+    return encode_prefix(u, i, in.length, out.data(), out.size(), w, k);
   });
 }
 

@@ -70,6 +70,7 @@ const Listed& listed() noexcept {
         l.kernels[i].single_byte_encode = &single_byte_encode_avx512;
         l.kernels[i].utf8_to_units16 = &utf8_to_units16_avx512;
         l.kernels[i].units16_to_utf8 = &units16_to_utf8_avx512;
+        l.kernels[i].units32_to_utf8 = &units32_to_utf8_avx512;
       }
 #endif
     return l;

@@ -66,9 +66,10 @@ struct Kernel {
   // The single-byte family's bytes to code units, 32 at a time
   // (kernels/single_byte.hpp). Null: its table loop goes byte by byte.
   SingleByteUnitsFn single_byte_units = nullptr;
-  // Any UTF-8 to 32-bit units, a block at a time (kernels/utf8_units.hpp).
-  // Null: the UTF-8 codec's character loop does it.
+  // Any UTF-8 to and from 32-bit units, a block at a time
+  // (kernels/utf8_units.hpp). Null: the UTF-8 codec's character loops do it.
   Utf8To32Fn utf8_to_units32 = nullptr;
+  Units32ToUtf8Fn units32_to_utf8 = nullptr;
 };
 
 // Scalar first, then the SIMD kernels this build and this CPU can run, in

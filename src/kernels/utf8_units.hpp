@@ -1,7 +1,8 @@
 // UTF-8 of the BMP (above all three-byte characters, U+0800..U+FFFF: CJK,
 // kana, hangul, Thai, Indic) to and from 16-bit code units, a block at a time
-// (Kernel::utf8_to_units16, Kernel::units16_to_utf8), and any UTF-8 to
-// 32-bit units (Kernel::utf8_to_units32: text with emoji). The scalar kernel has
+// (Kernel::utf8_to_units16, Kernel::units16_to_utf8), and any UTF-8 to and
+// from 32-bit units (Kernel::utf8_to_units32, Kernel::units32_to_utf8: text
+// with emoji). The scalar kernel has
 // neither: the codecs' character loops (codecs/utf8.cpp decode_fast,
 // encode_prefix_loop) are the twin every entry must match.
 #pragma once
@@ -34,6 +35,11 @@ using Utf8To32Fn = std::size_t (*)(const unsigned char* p, std::size_t n, char32
 using Units16ToUtf8Fn = std::size_t (*)(const char16_t* u, std::size_t n, char* o,
                                         std::size_t& written) noexcept;
 
+// As Units16ToUtf8Fn, from 32-bit units (UTF-32), code points
+// U+0001..U+10FFFF that are not surrogates: four-byte characters included.
+// o must have room for 4 * n.
+using Units32ToUtf8Fn = std::size_t (*)(const char32_t* u, std::size_t n, char* o, std::size_t& written) noexcept;
+
 #if defined(PGCODEC_KERNELS_X86)
 // AVX2: runs of three-byte characters only (CJK without spaces), five
 // characters (resp. eight units) a block, with SSSE3 byte shuffles in
@@ -54,6 +60,9 @@ std::size_t units16_to_utf8_avx512(const char16_t* u, std::size_t n, char* o, st
 // block, 16 positions at a time in 32-bit lanes (vpcompressd).
 std::size_t utf8_to_units32_avx512(const unsigned char* p, std::size_t n, char32_t* o,
                                    std::size_t& written) noexcept;
+// AVX-512 with VBMI2: 16 units a block, each unit's UTF-8 in its 32-bit
+// lane, the bytes that are not zero kept with vpcompressb.
+std::size_t units32_to_utf8_avx512(const char32_t* u, std::size_t n, char* o, std::size_t& written) noexcept;
 #endif
 
 }  // namespace pgcodec::kernels

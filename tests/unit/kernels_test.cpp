@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <vector>
 #include <set>
 #include <string>
@@ -203,6 +204,56 @@ TEST(Kernels, Utf8ToUnits32DecodesWholeCharacters) {
       ASSERT_EQ(written, chars) << k.name;
       for (std::size_t i = 0; i < chars; ++i) ASSERT_EQ(out[i], cps[i]) << k.name << " unit " << i;
       ASSERT_LT(s.size() - took, 67u) << k.name << " left a whole block";
+    }
+  }
+}
+
+// units32_to_utf8 on code points of every UTF-8 length, with a unit that is
+// no character (NUL, a surrogate, above U+10FFFF) at every position of
+// 0-100 units or none: it encodes whole blocks of 16 before that unit, each
+// unit's UTF-8 exactly, and stores nothing after the bytes it reports.
+TEST(Kernels, Units32ToUtf8StopsBeforeNoCharacter) {
+  std::uint32_t seed = 777;
+  const auto next = [&seed] { return seed = seed * 1103515245u + 12345u, seed >> 8; };
+  const auto utf8 = [](char32_t c) {
+    std::string s;
+    if (c < 0x80) {
+      s += static_cast<char>(c);
+    } else if (c < 0x800) {
+      s += {static_cast<char>(0xC0 | (c >> 6)), static_cast<char>(0x80 | (c & 0x3F))};
+    } else if (c < 0x10000) {
+      s += {static_cast<char>(0xE0 | (c >> 12)), static_cast<char>(0x80 | ((c >> 6) & 0x3F)),
+            static_cast<char>(0x80 | (c & 0x3F))};
+    } else {
+      s += {static_cast<char>(0xF0 | (c >> 18)), static_cast<char>(0x80 | ((c >> 12) & 0x3F)),
+            static_cast<char>(0x80 | ((c >> 6) & 0x3F)), static_cast<char>(0x80 | (c & 0x3F))};
+    }
+    return s;
+  };
+  constexpr char32_t kNoCharacter[] = {0, 0xD800, 0xDFFF, 0x110000, 0xFFFFFFFF};
+  for (const auto& k : kernels::available()) {
+    if (!k.units32_to_utf8) continue;
+    for (std::size_t n = 0; n <= 100; ++n) {
+      std::vector<char32_t> src(n);
+      for (auto& c : src) {
+        const unsigned kind = next() % 4;
+        c = kind == 0 ? 1 + next() % 0x7F
+            : kind == 1 ? 0x80 + next() % 0x780
+            : kind == 2 ? 0xE000 + next() % 0x2000
+                        : 0x10000 + next() % 0x100000;
+      }
+      for (std::size_t at = 0; at <= n; ++at) {
+        std::vector<char32_t> in = src;
+        if (at < n) in[at] = kNoCharacter[next() % std::size(kNoCharacter)];
+        std::vector<char> out(4 * n + 64, '\x5A');
+        std::size_t written = 0;
+        const std::size_t took = k.units32_to_utf8(in.data(), n, out.data(), written);
+        ASSERT_EQ(took, std::min(at, n) / 16 * 16) << k.name << " n=" << n << " at=" << at;
+        std::string want;
+        for (std::size_t i = 0; i < took; ++i) want += utf8(in[i]);
+        ASSERT_EQ(std::string(out.data(), written), want) << k.name << " n=" << n << " at=" << at;
+        for (std::size_t i = written; i < out.size(); ++i) ASSERT_EQ(out[i], '\x5A') << k.name << " i=" << i;
+      }
     }
   }
 }
