@@ -14,6 +14,7 @@
 #include <string>
 
 #include "pgcodec/codec.hpp"
+#include "rules/utf8.hpp"
 #include "test_util.hpp"
 
 namespace {
@@ -158,23 +159,6 @@ TEST(Kernels, SingleByteUnitsStopsWhereTheLoopDoes) {
 TEST(Kernels, Utf8ToUnits32DecodesWholeCharacters) {
   std::uint32_t seed = 12345;
   const auto next = [&seed] { return seed = seed * 1103515245u + 12345u, seed >> 8; };
-  const auto put = [](std::string& s, char32_t c) {
-    if (c < 0x80) {
-      s += static_cast<char>(c);
-    } else if (c < 0x800) {
-      s += static_cast<char>(0xC0 | (c >> 6));
-      s += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-      s += static_cast<char>(0xE0 | (c >> 12));
-      s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      s += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-      s += static_cast<char>(0xF0 | (c >> 18));
-      s += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-      s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      s += static_cast<char>(0x80 | (c & 0x3F));
-    }
-  };
   for (const auto& k : kernels::available()) {
     if (!k.utf8_to_units32) continue;
     for (int round = 0; round < 400; ++round) {
@@ -190,7 +174,7 @@ TEST(Kernels, Utf8ToUnits32DecodesWholeCharacters) {
                            : kind == 1 ? 0x80 + next() % 0x780
                            : kind == 2 ? 0x800 + next() % 0xD000  // below the surrogates
                                        : 0x10000 + next() % 0x100000;
-        put(s, c);
+        pgcodec::detail::append_utf8(s, c);
         cps.push_back(c);
       }
       starts.push_back(s.size());
@@ -215,21 +199,6 @@ TEST(Kernels, Utf8ToUnits32DecodesWholeCharacters) {
 TEST(Kernels, Units32ToUtf8StopsBeforeNoCharacter) {
   std::uint32_t seed = 777;
   const auto next = [&seed] { return seed = seed * 1103515245u + 12345u, seed >> 8; };
-  const auto utf8 = [](char32_t c) {
-    std::string s;
-    if (c < 0x80) {
-      s += static_cast<char>(c);
-    } else if (c < 0x800) {
-      s += {static_cast<char>(0xC0 | (c >> 6)), static_cast<char>(0x80 | (c & 0x3F))};
-    } else if (c < 0x10000) {
-      s += {static_cast<char>(0xE0 | (c >> 12)), static_cast<char>(0x80 | ((c >> 6) & 0x3F)),
-            static_cast<char>(0x80 | (c & 0x3F))};
-    } else {
-      s += {static_cast<char>(0xF0 | (c >> 18)), static_cast<char>(0x80 | ((c >> 12) & 0x3F)),
-            static_cast<char>(0x80 | ((c >> 6) & 0x3F)), static_cast<char>(0x80 | (c & 0x3F))};
-    }
-    return s;
-  };
   constexpr char32_t kNoCharacter[] = {0, 0xD800, 0xDFFF, 0x110000, 0xFFFFFFFF};
   for (const auto& k : kernels::available()) {
     if (!k.units32_to_utf8) continue;
@@ -250,7 +219,7 @@ TEST(Kernels, Units32ToUtf8StopsBeforeNoCharacter) {
         const std::size_t took = k.units32_to_utf8(in.data(), n, out.data(), written);
         ASSERT_EQ(took, std::min(at, n) / 16 * 16) << k.name << " n=" << n << " at=" << at;
         std::string want;
-        for (std::size_t i = 0; i < took; ++i) want += utf8(in[i]);
+        for (std::size_t i = 0; i < took; ++i) pgcodec::detail::append_utf8(want, in[i]);
         ASSERT_EQ(std::string(out.data(), written), want) << k.name << " n=" << n << " at=" << at;
         for (std::size_t i = written; i < out.size(); ++i) ASSERT_EQ(out[i], '\x5A') << k.name << " i=" << i;
       }
