@@ -109,6 +109,17 @@ std::size_t decode_fast(const kernels::Kernel& k, const unsigned char* p, std::s
     if (limit >= 0x10FFFFu) blocks32 = k.utf8_to_units32;
   }
   std::size_t blocks_from = i, valid_end = i;
+  // Hands a block decoder (16- or 32-bit units) what the validator accepts
+  // of the next kBlockSpan bytes; true when it took any.
+  const auto take_blocks = [&](auto decode_blocks, auto* units_out) {
+    if (valid_end <= i) valid_end = i + k.utf8_valid_run(p + i, n - i < kBlockSpan ? n - i : kBlockSpan);
+    std::size_t units = 0;
+    const std::size_t took = decode_blocks(p + i, valid_end - i, units_out, units);
+    i += took;
+    fw += units;
+    if (took < kBlockRetry) blocks_from = i + kBlockRetry;
+    return took != 0;
+  };
   while (n - i >= 3) {
     const unsigned c0 = p[i];
     if (c0 < 0x80u) {
@@ -125,30 +136,16 @@ std::size_t decode_fast(const kernels::Kernel& k, const unsigned char* p, std::s
       // Into UTF-32 with every code point allowed, any multibyte character
       // hands the kernel's blocks what the validator accepts, as three-byte
       // ones do for 16-bit units below.
-      if (blocks32 && i >= blocks_from && n - i >= 80) {
-        if (valid_end <= i) valid_end = i + k.utf8_valid_run(p + i, n - i < kBlockSpan ? n - i : kBlockSpan);
-        std::size_t units = 0;
-        const std::size_t took = blocks32(p + i, valid_end - i, reinterpret_cast<char32_t*>(o + fw), units);
-        i += took;
-        fw += units;
-        if (took < kBlockRetry) blocks_from = i + kBlockRetry;
-        if (took) continue;
-      }
+      if (blocks32 && i >= blocks_from && n - i >= 80 && take_blocks(blocks32, reinterpret_cast<char32_t*>(o + fw)))
+        continue;
     }
     const unsigned c1 = p[i + 1];
     if ((c0 & 0xF0u) == 0xE0u) {
       if constexpr (sizeof(U) == 2) {
         // Room: the output holds a unit for every byte left, as the kernel
         // needs.
-        if (blocks && i >= blocks_from && n - i >= 80) {
-          if (valid_end <= i) valid_end = i + k.utf8_valid_run(p + i, n - i < kBlockSpan ? n - i : kBlockSpan);
-          std::size_t units = 0;
-          const std::size_t took = blocks(p + i, valid_end - i, reinterpret_cast<char16_t*>(o + fw), units);
-          i += took;
-          fw += units;
-          if (took < kBlockRetry) blocks_from = i + kBlockRetry;
-          if (took) continue;
-        }
+        if (blocks && i >= blocks_from && n - i >= 80 && take_blocks(blocks, reinterpret_cast<char16_t*>(o + fw)))
+          continue;
       }
       const unsigned c2 = p[i + 2];
       const std::uint32_t cp = ((c0 & 0x0Fu) << 12) | ((c1 & 0x3Fu) << 6) | (c2 & 0x3Fu);
