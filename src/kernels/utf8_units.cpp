@@ -178,10 +178,45 @@ PGCODEC_TARGET_AVX512 std::size_t utf8_to_units32_avx512(const unsigned char* p,
   return i;
 }
 
-PGCODEC_TARGET_AVX512_VBMI2 std::size_t units16_to_utf8_avx512(const char16_t* u, std::size_t n, char* o,
-                                                               std::size_t& written) noexcept {
+namespace {
+
+// Stores the UTF-8 of 16 code points (32-bit lanes, U+0001..U+10FFFF, no
+// surrogates; below U+10000 unless Four) at o and returns its length: each
+// lane's UTF-8 built in the lane, first byte lowest, the bytes after the
+// last zero; UTF-8 of those code points has no zero byte, so the bytes to
+// keep are exactly those that are not zero. Stores exactly those bytes.
+template <bool Four>
+PGCODEC_TARGET_AVX512_VBMI2 inline std::size_t store_utf8_lanes(char* o, __m512i cp) noexcept {
   const __m512i low6 = _mm512_set1_epi32(0x3F);
   const __m512i c080 = _mm512_set1_epi32(0x80);
+  const __m512i s6 = _mm512_maskz_srli_epi32(all16, cp, 6), s12 = _mm512_maskz_srli_epi32(all16, cp, 12);
+  const __m512i last = _mm512_or_si512(_mm512_and_si512(cp, low6), c080);
+  const __m512i mid = _mm512_or_si512(_mm512_and_si512(s6, low6), c080);
+  const __m512i two =
+      _mm512_or_si512(_mm512_or_si512(s6, _mm512_set1_epi32(0xC0)), _mm512_maskz_slli_epi32(all16, last, 8));
+  const __m512i three =
+      _mm512_or_si512(_mm512_or_si512(s12, _mm512_set1_epi32(0xE0)),
+                      _mm512_or_si512(_mm512_maskz_slli_epi32(all16, mid, 8), _mm512_maskz_slli_epi32(all16, last, 16)));
+  __m512i bytes = _mm512_mask_mov_epi32(cp, _mm512_cmpge_epu32_mask(cp, c080), two);
+  bytes = _mm512_mask_mov_epi32(bytes, _mm512_cmpge_epu32_mask(cp, _mm512_set1_epi32(0x800)), three);
+  if constexpr (Four) {
+    const __m512i high = _mm512_or_si512(_mm512_and_si512(s12, low6), c080);
+    const __m512i four = _mm512_or_si512(
+        _mm512_or_si512(_mm512_or_si512(_mm512_maskz_srli_epi32(all16, cp, 18), _mm512_set1_epi32(0xF0)),
+                        _mm512_maskz_slli_epi32(all16, high, 8)),
+        _mm512_or_si512(_mm512_maskz_slli_epi32(all16, mid, 16), _mm512_maskz_slli_epi32(all16, last, 24)));
+    bytes = _mm512_mask_mov_epi32(bytes, _mm512_cmpge_epu32_mask(cp, _mm512_set1_epi32(0x10000)), four);
+  }
+  const __mmask64 keep = _mm512_test_epi8_mask(bytes, bytes);
+  const auto count = static_cast<unsigned>(__builtin_popcountll(keep));
+  _mm512_mask_storeu_epi8(o, _bzhi_u64(~std::uint64_t{0}, count), _mm512_maskz_compress_epi8(keep, bytes));
+  return count;
+}
+
+}  // namespace
+
+PGCODEC_TARGET_AVX512_VBMI2 std::size_t units16_to_utf8_avx512(const char16_t* u, std::size_t n, char* o,
+                                                               std::size_t& written) noexcept {
   std::size_t i = 0, w = 0;
   for (; n - i >= 16; i += 16) {
     const __m256i units = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(u + i));
@@ -190,25 +225,7 @@ PGCODEC_TARGET_AVX512_VBMI2 std::size_t units16_to_utf8_avx512(const char16_t* u
     if (_mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpeq_epi16(units, _mm256_setzero_si256()),
                                              _mm256_cmpeq_epi16(top5, _mm256_set1_epi16(static_cast<short>(0xD800))))))
       break;
-    // Each unit's UTF-8 in its 32-bit lane, first byte lowest; the bytes
-    // after the last are zero, and UTF-8 of U+0001..U+FFFF has no zero
-    // byte, so the bytes to keep are exactly those that are not zero.
-    const __m512i cp = _mm512_maskz_cvtepu16_epi32(all16, units);
-    const __m512i last = _mm512_or_si512(_mm512_and_si512(cp, low6), c080);
-    const __m512i mid = _mm512_or_si512(_mm512_and_si512(_mm512_maskz_srli_epi32(all16, cp, 6), low6), c080);
-    const __m512i two = _mm512_or_si512(_mm512_or_si512(_mm512_maskz_srli_epi32(all16, cp, 6), _mm512_set1_epi32(0xC0)),
-                                        _mm512_maskz_slli_epi32(all16, last, 8));
-    const __m512i three =
-        _mm512_or_si512(_mm512_or_si512(_mm512_maskz_srli_epi32(all16, cp, 12), _mm512_set1_epi32(0xE0)),
-                        _mm512_or_si512(_mm512_maskz_slli_epi32(all16, mid, 8), _mm512_maskz_slli_epi32(all16, last, 16)));
-    const __mmask16 is_two = _mm512_cmpge_epu32_mask(cp, c080);
-    const __mmask16 is_three = _mm512_cmpge_epu32_mask(cp, _mm512_set1_epi32(0x800));
-    const __m512i bytes = _mm512_mask_mov_epi32(_mm512_mask_mov_epi32(cp, is_two, two), is_three, three);
-    const __mmask64 keep = _mm512_test_epi8_mask(bytes, bytes);
-    const auto count = static_cast<unsigned>(__builtin_popcountll(keep));
-    // At most 48 bytes: exactly those stored.
-    _mm512_mask_storeu_epi8(o + w, (std::uint64_t{1} << count) - 1u, _mm512_maskz_compress_epi8(keep, bytes));
-    w += count;
+    w += store_utf8_lanes<false>(o + w, _mm512_maskz_cvtepu16_epi32(all16, units));
   }
   written = w;
   return i;
@@ -216,8 +233,6 @@ PGCODEC_TARGET_AVX512_VBMI2 std::size_t units16_to_utf8_avx512(const char16_t* u
 
 PGCODEC_TARGET_AVX512_VBMI2 std::size_t units32_to_utf8_avx512(const char32_t* u, std::size_t n, char* o,
                                                                std::size_t& written) noexcept {
-  const __m512i low6 = _mm512_set1_epi32(0x3F);
-  const __m512i c080 = _mm512_set1_epi32(0x80);
   std::size_t i = 0, w = 0;
   for (; n - i >= 16; i += 16) {
     const __m512i cp = _mm512_loadu_si512(u + i);
@@ -227,29 +242,7 @@ PGCODEC_TARGET_AVX512_VBMI2 std::size_t units32_to_utf8_avx512(const char32_t* u
                           _mm512_cmpeq_epi32_mask(_mm512_and_si512(cp, _mm512_set1_epi32(~0x7FF)),
                                                   _mm512_set1_epi32(0xD800));
     if (bad) break;
-    // Each unit's UTF-8 in its lane, first byte lowest; the bytes after the
-    // last are zero, and UTF-8 of U+0001..U+10FFFF has no zero byte.
-    const __m512i s6 = _mm512_maskz_srli_epi32(all16, cp, 6), s12 = _mm512_maskz_srli_epi32(all16, cp, 12);
-    const __m512i s18 = _mm512_maskz_srli_epi32(all16, cp, 18);
-    const __m512i last = _mm512_or_si512(_mm512_and_si512(cp, low6), c080);
-    const __m512i mid = _mm512_or_si512(_mm512_and_si512(s6, low6), c080);
-    const __m512i high = _mm512_or_si512(_mm512_and_si512(s12, low6), c080);
-    const __m512i two =
-        _mm512_or_si512(_mm512_or_si512(s6, _mm512_set1_epi32(0xC0)), _mm512_maskz_slli_epi32(all16, last, 8));
-    const __m512i three =
-        _mm512_or_si512(_mm512_or_si512(s12, _mm512_set1_epi32(0xE0)),
-                        _mm512_or_si512(_mm512_maskz_slli_epi32(all16, mid, 8), _mm512_maskz_slli_epi32(all16, last, 16)));
-    const __m512i four = _mm512_or_si512(
-        _mm512_or_si512(_mm512_or_si512(s18, _mm512_set1_epi32(0xF0)), _mm512_maskz_slli_epi32(all16, high, 8)),
-        _mm512_or_si512(_mm512_maskz_slli_epi32(all16, mid, 16), _mm512_maskz_slli_epi32(all16, last, 24)));
-    __m512i bytes = _mm512_mask_mov_epi32(cp, _mm512_cmpge_epu32_mask(cp, c080), two);
-    bytes = _mm512_mask_mov_epi32(bytes, _mm512_cmpge_epu32_mask(cp, _mm512_set1_epi32(0x800)), three);
-    bytes = _mm512_mask_mov_epi32(bytes, _mm512_cmpge_epu32_mask(cp, _mm512_set1_epi32(0x10000)), four);
-    const __mmask64 keep = _mm512_test_epi8_mask(bytes, bytes);
-    const auto count = static_cast<unsigned>(__builtin_popcountll(keep));
-    // At most 64 bytes: exactly those stored.
-    _mm512_mask_storeu_epi8(o + w, _bzhi_u64(~std::uint64_t{0}, count), _mm512_maskz_compress_epi8(keep, bytes));
-    w += count;
+    w += store_utf8_lanes<true>(o + w, cp);
   }
   written = w;
   return i;
