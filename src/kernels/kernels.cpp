@@ -71,6 +71,7 @@ const Listed& listed() noexcept {
         l.kernels[i].utf8_to_units16 = &utf8_to_units16_avx512;
         l.kernels[i].units16_to_utf8 = &units16_to_utf8_avx512;
         l.kernels[i].units32_to_utf8 = &units32_to_utf8_avx512;
+        l.kernels[i].two_byte_decode = &two_byte_decode_avx512;
       }
 #endif
     return l;

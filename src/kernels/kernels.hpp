@@ -23,6 +23,7 @@
 #include <string_view>
 
 #include "kernels/single_byte.hpp"
+#include "kernels/two_byte.hpp"
 #include "kernels/utf8_units.hpp"
 
 namespace pgcodec::kernels {
@@ -70,6 +71,10 @@ struct Kernel {
   // (kernels/utf8_units.hpp). Null: the UTF-8 codec's character loops do it.
   Utf8To32Fn utf8_to_units32 = nullptr;
   Units32ToUtf8Fn units32_to_utf8 = nullptr;
+  // The multibyte family's ASCII, single and two-byte characters, 64 bytes
+  // at a time (kernels/two_byte.hpp). Null: the family's loops
+  // (codecs/multibyte.cpp) do them.
+  TwoByteDecodeFn two_byte_decode = nullptr;
 };
 
 // Scalar first, then the SIMD kernels this build and this CPU can run, in

@@ -227,4 +227,107 @@ TEST(Kernels, Units32ToUtf8StopsBeforeNoCharacter) {
   }
 }
 
+// The multibyte family's blocks (Kernel::two_byte_decode, or the fast
+// loop's scalar block where a kernel has none) against the scalar kernel,
+// which has neither: texts of ASCII words and two-byte characters (SJIS's
+// half-width katakana too) shifted by 0-69 bytes, so that leads fall on
+// every byte of a 64-byte block (62 and 63, whose trails are in the next),
+// with a character the blocks do not take (NUL, a three- or four-byte
+// code, an invalid pair, a lead with no row, a code point above a
+// Latin-1 limit) at a place near a block's edge or none, decoded to UTF-8
+// and to Latin-1, UCS-2 and UTF-32 units, strict and replacing, with room
+// for all or part of the output: the same Result and output.
+TEST(Kernels, TwoByteBlocksDecodeAsTheLoop) {
+  struct Case {
+    pgcodec::Encoding e;
+    const char* chars;  // UTF-8 of the two-byte (and single) characters to mix
+    std::vector<std::string> stops;  // encoded bytes the blocks stop before
+  };
+  using pgcodec::Encoding;
+  const std::vector<Case> cases = {
+      {Encoding::SJIS, "日本語の文字ｶﾀｶﾅ表能ソ", {std::string("\0", 1), "\x85\x40", "\xFF", "\x81"}},
+      {Encoding::EUC_JP, "日本語の文字表能ソ", {std::string("\0", 1), "\x8F\xB0\xA1", "\xA9\xA1", "\x8E\xB6"}},
+      {Encoding::BIG5, "中文字資料庫表", {std::string("\0", 1), "\xF9\xFE", "\xA3\x40\x80", "\xFF"}},
+      {Encoding::GB18030, "中文字资料库", {std::string("\0", 1), "\x81\x30\x81\x30", "\x95\x32\x82\x36", "\x80"}},
+      {Encoding::EUC_KR, "한국어자료", {std::string("\0", 1), "\xA1\x41", "\xC9\xA1"}},
+      {Encoding::UHC, "한국어자료똠", {std::string("\0", 1), "\xC9\xA1\x20", "\x80"}},
+  };
+  std::uint32_t seed = 4242;
+  const auto next = [&seed] { return seed = seed * 1103515245u + 12345u, seed >> 8; };
+  const auto& scalar = kernels::available().front();
+  for (const Case& c : cases) {
+    const pgcodec::Codec& codec = pgcodec::codec(c.e);
+    std::vector<std::string> chars;  // each character's encoded bytes
+    for (std::size_t i = 0; i < std::strlen(c.chars);) {
+      std::size_t len = 1;
+      while (i + len < std::strlen(c.chars) && (c.chars[i + len] & 0xC0) == 0x80) ++len;
+      chars.push_back(codec.encode(std::string_view(c.chars + i, len)));
+      i += len;
+    }
+    std::string base;
+    while (base.size() < 400) {
+      const unsigned words = 1 + next() % 6;
+      for (unsigned j = 0; j < words; ++j) base += chars[next() % chars.size()];
+      base += next() % 3 ? " " : ", ab ";
+    }
+    for (std::size_t shift = 0; shift < 70; ++shift) {
+      for (std::size_t stop = 0; stop <= c.stops.size(); ++stop) {
+        std::string in = std::string(shift, 'a') + base;
+        if (stop < c.stops.size()) in.insert(shift + 60 + next() % 90, c.stops[stop]);
+        for (const auto mode : {pgcodec::ErrorMode::Strict, pgcodec::ErrorMode::Replace}) {
+          std::string want_utf8;
+          pgcodec::Result want;
+          {
+            pgcodec::test::ActiveKernel scope(scalar);
+            want_utf8.assign(in.size() * 3 + 8, '\0');
+            want = codec.decode(in, want_utf8, mode);
+          }
+          for (const auto& k : kernels::available().subspan(1)) {
+            pgcodec::test::ActiveKernel scope(k);
+            const std::string what = std::string(k.name) + " " + std::string(codec.name()) + " shift=" +
+                                     std::to_string(shift) + " stop=" + std::to_string(stop);
+            for (const std::size_t room : {in.size() * 3 + 8, std::size_t{150}, std::size_t{230}}) {
+              std::string got(room, '\0');
+              pgcodec::Result r;
+              std::string ref = want_utf8;
+              pgcodec::Result rr = want;
+              if (room != in.size() * 3 + 8) {
+                pgcodec::test::ActiveKernel plain(scalar);
+                ref.assign(room, '\0');
+                rr = codec.decode(in, ref, mode);
+              }
+              r = codec.decode(in, got, mode);
+              ASSERT_EQ(r.status, rr.status) << what << " room=" << room;
+              ASSERT_EQ(r.consumed, rr.consumed) << what << " room=" << room;
+              ASSERT_EQ(r.written, rr.written) << what << " room=" << room;
+              ASSERT_EQ(r.error.offset, rr.error.offset) << what;
+              ASSERT_EQ(got.substr(0, r.written), ref.substr(0, rr.written)) << what << " room=" << room;
+            }
+            for (const auto form : {pgcodec::UnitForm::Latin1, pgcodec::UnitForm::Ucs2, pgcodec::UnitForm::Utf32}) {
+              const char32_t limit = form == pgcodec::UnitForm::Latin1 ? 0xFF
+                                     : form == pgcodec::UnitForm::Ucs2 ? 0xFFFF
+                                                                       : 0x10FFFF;
+              for (const std::size_t room : {in.size() + 8, std::size_t{100}}) {
+                std::vector<char32_t> got(room + 1, 0xEEEEEEEE), ref(room + 1, 0xEEEEEEEE);
+                pgcodec::Result r, rr;
+                {
+                  pgcodec::test::ActiveKernel plain(scalar);
+                  rr = codec.decode_units(in, {ref.data(), room, form, limit}, mode);
+                }
+                r = codec.decode_units(in, {got.data(), room, form, limit}, mode);
+                ASSERT_EQ(r.status, rr.status) << what << " form=" << int(form) << " room=" << room;
+                ASSERT_EQ(r.consumed, rr.consumed) << what << " form=" << int(form) << " room=" << room;
+                ASSERT_EQ(r.written, rr.written) << what << " form=" << int(form) << " room=" << room;
+                const std::size_t unit = form == pgcodec::UnitForm::Latin1 ? 1 : form == pgcodec::UnitForm::Ucs2 ? 2 : 4;
+                ASSERT_EQ(std::memcmp(got.data(), ref.data(), r.written * unit), 0)
+                    << what << " form=" << int(form) << " room=" << room;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace

@@ -1,0 +1,72 @@
+// The two-byte decode kernel: text of a multibyte encoding whose characters
+// are ASCII, single high bytes (SJIS's half-width katakana) and two-byte
+// codes, 64 bytes at a time, to UTF-8 or code units. The family's loop
+// (codecs/multibyte.cpp) does everything else (three- and four-byte codes,
+// NUL, errors, wide entries) one character at a time and calls back in.
+//
+// On text that changes between ASCII and two-byte characters every few
+// characters (words and spaces, Chinese with ASCII punctuation), a loop that
+// takes one character a step mispredicts the branch on the character's kind
+// at every change. The block form finds the characters of 64 bytes first,
+// from bit masks (lead_bytes below), and then decodes them all alike.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace pgcodec::kernels {
+
+// A multibyte encoding's decode tables (tables/dense.hpp's MultibyteDense),
+// as the kernel reads them. one[b & 0x7F]: the code point of high byte b as
+// a character on its own (0: none); those bytes are exactly single_lo ..
+// single_hi (single_lo > single_hi: none). rows: 256 rows of 8 bytes, by
+// lead byte: a uint32 base, then the bytes lo and hi; the two bytes b t are
+// a code when lo <= t <= hi, and values[base + t] is then its value: 0 none,
+// D800..DFFF an index into the wide entries (not for the kernel), any other
+// the code point. lead_ok[b & 0x7F] (128 bytes, 0 or 1): high byte b has a
+// row that is not empty; trail_ok[t] (256 bytes): t is in some row. A
+// character whose bytes fail these is stopped before without a look at the
+// rows (EUC_JP's three-byte codes, GB18030's four-byte ones).
+struct TwoByteTables {
+  const std::uint16_t* one;
+  const void* rows;
+  const std::uint16_t* values;
+  unsigned single_lo, single_hi;
+  const std::uint8_t* lead_ok;
+  const std::uint8_t* trail_ok;
+};
+
+// The lead bytes among the 64 bytes whose bit is set in h (the high bytes
+// that are not singles), the first of them starting a character: in each
+// run of such bytes (trail bytes below 0x80 end one) the first, third, ...
+// are lead bytes, as a parse from the first byte pairs them. Adding a run's
+// first bit carries through the run and clears it: that finds the runs
+// starting at an even position, whose even bytes are the leads; in the
+// other runs, the odd ones.
+constexpr std::uint64_t lead_bytes(std::uint64_t h) noexcept {
+  constexpr std::uint64_t kEven = 0x5555555555555555ull;
+  const std::uint64_t starts = h & ~(h << 1);
+  const std::uint64_t even_runs = h & ~(h + (starts & kEven));
+  return (even_runs & kEven) | (h & ~even_runs & ~kEven);
+}
+
+// Decodes whole characters of in[0, n) while each is ASCII (not NUL), a
+// single with a code point or a two-byte code whose value is a code point,
+// each code point at most `limit`, into out: UTF-8 bytes when unit is 0,
+// else units of `unit` bytes (1, 2 or 4), while the output fits in cap
+// (bytes or units). Reads at most in[0, n). Returns the bytes consumed,
+// always at the start of a character (stopping before the first character
+// it does not take, or where fewer than 65 bytes are left); `written` is
+// set to what it stored. Nothing is stored past out + written.
+using TwoByteDecodeFn = std::size_t (*)(const TwoByteTables& t, const unsigned char* in, std::size_t n,
+                                        void* out, std::size_t cap, unsigned unit, char32_t limit,
+                                        std::size_t& written) noexcept;
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// AVX-512 with VBMI2 (vpcompressb) and BMI2: the characters' first and
+// second bytes compressed into lanes, the tables read with gathers.
+std::size_t two_byte_decode_avx512(const TwoByteTables& t, const unsigned char* in, std::size_t n, void* out,
+                                   std::size_t cap, unsigned unit, char32_t limit, std::size_t& written) noexcept;
+#endif
+
+}  // namespace pgcodec::kernels

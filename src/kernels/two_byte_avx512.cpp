@@ -1,0 +1,190 @@
+// The AVX-512 two-byte decode kernel (see two_byte.hpp). Per block of 64
+// bytes: the characters found from bit masks (lead_bytes), their first and
+// second bytes squeezed into consecutive lanes with VBMI2's vpcompressb,
+// then 16 characters at a time: the lead byte's row (base, lo, hi) and the
+// value read with gathers, a single's code point likewise, ASCII as it is;
+// stored as units, or as UTF-8 squeezed out of four bytes a lane. A
+// character the kernel does not take ends the block's output before it.
+#include "kernels/target.hpp"
+#include "kernels/two_byte.hpp"
+
+#if defined(PGCODEC_KERNELS_X86)
+#include <immintrin.h>
+
+namespace pgcodec::kernels {
+namespace {
+
+// values[idx] for the lanes of `mask`, 16 bits read with a 32-bit gather
+// that ends at the entry (it starts at the one before, so that the last
+// entry of a table is never read past); idx 0, which has no entry before
+// it, from table[0].
+PGCODEC_TARGET_AVX512_VBMI2 inline __m512i gather_u16(const std::uint16_t* table, __m512i idx, __mmask16 mask) {
+  const __mmask16 first = _mm512_mask_cmpeq_epi32_mask(mask, idx, _mm512_setzero_si512());
+  const __m512i pairs = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), static_cast<__mmask16>(mask & ~first),
+                                                     _mm512_sub_epi32(idx, _mm512_set1_epi32(1)), table, 2);
+  return _mm512_mask_mov_epi32(_mm512_maskz_srli_epi32(0xFFFF, pairs, 16), first, _mm512_set1_epi32(table[0]));
+}
+
+// Stores the lanes of `keep` (a prefix) of the code points c: UTF-8 when
+// unit is 0, else units of `unit` bytes. Returns what it stored (bytes or
+// units).
+PGCODEC_TARGET_AVX512_VBMI2 inline std::size_t store(void* out, __m512i c, __mmask16 keep, unsigned unit) {
+  switch (unit) {
+    case 1:
+      _mm512_mask_cvtepi32_storeu_epi8(out, keep, c);
+      break;
+    case 2:
+      _mm512_mask_cvtepi32_storeu_epi16(out, keep, c);
+      break;
+    case 4:
+      _mm512_mask_storeu_epi32(out, keep, c);
+      break;
+    default: {
+      // Every code point here is below U+10000 and no surrogate: one, two
+      // or three bytes, built in the lane's four and squeezed together.
+      const __mmask16 two = _mm512_cmpge_epu32_mask(c, _mm512_set1_epi32(0x80));
+      const __mmask16 three = _mm512_cmpge_epu32_mask(c, _mm512_set1_epi32(0x800));
+      const __m512i low6 = _mm512_set1_epi32(0x3F), x80 = _mm512_set1_epi32(0x80);
+      const __m512i last = _mm512_or_si512(x80, _mm512_and_si512(c, low6));
+      const __m512i middle = _mm512_or_si512(x80, _mm512_and_si512(_mm512_maskz_srli_epi32(0xFFFF, c, 6), low6));
+      const __m512i u2 = _mm512_or_si512(_mm512_or_si512(_mm512_set1_epi32(0xC0), _mm512_maskz_srli_epi32(0xFFFF, c, 6)),
+                                         _mm512_maskz_slli_epi32(0xFFFF, last, 8));
+      const __m512i u3 = _mm512_or_si512(
+          _mm512_or_si512(_mm512_or_si512(_mm512_set1_epi32(0xE0), _mm512_maskz_srli_epi32(0xFFFF, c, 12)),
+                          _mm512_maskz_slli_epi32(0xFFFF, middle, 8)),
+          _mm512_maskz_slli_epi32(0xFFFF, last, 16));
+      const __m512i word = _mm512_mask_mov_epi32(_mm512_mask_mov_epi32(c, two, u2), three, u3);
+      __m512i len = _mm512_set1_epi32(1);
+      len = _mm512_mask_add_epi32(len, two, len, _mm512_set1_epi32(1));
+      len = _mm512_mask_add_epi32(len, three, len, _mm512_set1_epi32(1));
+      // Byte j of a lane is kept when j < the lane's length.
+      const __m512i repeated = _mm512_mullo_epi32(len, _mm512_set1_epi32(0x01010101));
+      const std::uint64_t lanes = _pdep_u64(keep, 0x1111111111111111ull) * 0xF;
+      const std::uint64_t bytes =
+          _mm512_cmplt_epu8_mask(_mm512_set1_epi32(0x03020100), repeated) & lanes;
+      const auto count = static_cast<unsigned>(_mm_popcnt_u64(bytes));
+      _mm512_mask_storeu_epi8(out, _bzhi_u64(~0ull, count), _mm512_maskz_compress_epi8(bytes, word));
+      return count;
+    }
+  }
+  return static_cast<std::size_t>(_mm_popcnt_u32(keep));
+}
+
+// A block of 64 bytes with no high byte and no NUL, as it is.
+PGCODEC_TARGET_AVX512_VBMI2 inline void store_ascii(void* out, __m512i v, unsigned unit) {
+  auto* o = static_cast<char*>(out);
+  if (unit <= 1) {
+    _mm512_storeu_si512(o, v);
+  } else {
+    const __m128i parts[4] = {_mm512_maskz_extracti32x4_epi32(0xF, v, 0), _mm512_maskz_extracti32x4_epi32(0xF, v, 1),
+                              _mm512_maskz_extracti32x4_epi32(0xF, v, 2), _mm512_maskz_extracti32x4_epi32(0xF, v, 3)};
+    for (int k = 0; k < 4; ++k) {
+      if (unit == 2) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 32 * k), _mm256_cvtepu8_epi16(parts[k]));
+      } else {
+        _mm512_storeu_si512(o + 64 * k, _mm512_maskz_cvtepu8_epi32(0xFFFF, parts[k]));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+PGCODEC_TARGET_AVX512_VBMI2
+std::size_t two_byte_decode_avx512(const TwoByteTables& t, const unsigned char* in, std::size_t n, void* out,
+                                   std::size_t cap, unsigned unit, char32_t limit, std::size_t& written) noexcept {
+  const std::size_t size = unit ? unit : 1;
+  const std::size_t room = unit ? 64 : 63 * 3;
+  const bool singles = t.single_lo <= t.single_hi;
+  const __m512i single_lo = _mm512_set1_epi8(static_cast<char>(t.single_lo));
+  const __m512i single_hi = _mm512_set1_epi8(static_cast<char>(t.single_hi));
+  const __m512i lim = _mm512_set1_epi32(static_cast<int>(limit));
+  const auto* rows = static_cast<const char*>(t.rows);
+  const __m512i lead_ok0 = _mm512_loadu_si512(t.lead_ok), lead_ok1 = _mm512_loadu_si512(t.lead_ok + 64);
+  const __m512i trail_ok0 = _mm512_loadu_si512(t.trail_ok), trail_ok1 = _mm512_loadu_si512(t.trail_ok + 64);
+  const __m512i trail_ok2 = _mm512_loadu_si512(t.trail_ok + 128), trail_ok3 = _mm512_loadu_si512(t.trail_ok + 192);
+  alignas(64) unsigned char firsts[64], seconds[64];
+  std::size_t i = 0, w = 0;
+  while (n - i >= 65 && cap - w >= room) {
+    const __m512i v = _mm512_loadu_si512(in + i);
+    const std::uint64_t high = _mm512_movepi8_mask(v);
+    const std::uint64_t zero = _mm512_testn_epi8_mask(v, v);
+    char* const o = static_cast<char*>(out) + w * size;
+    if ((high | zero) == 0) {
+      store_ascii(o, v, unit);
+      i += 64;
+      w += 64;
+      continue;
+    }
+    const std::uint64_t single =
+        singles ? _mm512_mask_cmple_epu8_mask(_mm512_cmpge_epu8_mask(v, single_lo), v, single_hi) : 0;
+    const std::uint64_t lead = lead_bytes(high & ~single);
+    const std::uint64_t trail = lead << 1;
+    const __m512i next = _mm512_loadu_si512(in + i + 1);
+    // Lead bytes with no two-byte row, or followed by a byte no row has
+    // (128-entry lookups: vpermi2b's index is the low seven bits).
+    const std::uint64_t no_row =
+        _mm512_testn_epi8_mask(_mm512_permutex2var_epi8(lead_ok0, v, lead_ok1), _mm512_set1_epi8(1));
+    const __m512i trail_low = _mm512_permutex2var_epi8(trail_ok0, next, trail_ok1);
+    const __m512i trail_high = _mm512_permutex2var_epi8(trail_ok2, next, trail_ok3);
+    const std::uint64_t no_trail = _mm512_testn_epi8_mask(
+        _mm512_mask_blend_epi8(_mm512_movepi8_mask(next), trail_low, trail_high), _mm512_set1_epi8(1));
+    // Characters that start before byte 63 (a lead there has its trail in
+    // the next block), before the first NUL and before the first lead byte
+    // those say no to.
+    const auto stop = static_cast<unsigned>(
+        __builtin_ctzll(zero | (lead & (no_row | no_trail)) | (std::uint64_t{1} << 63)));
+    // A block that would stop within 16 bytes is left to the family's loop
+    // whole: its few characters are cheaper there than the gathers.
+    if (stop < 16) break;
+    const std::uint64_t starts = ~trail & _bzhi_u64(~0ull, stop);
+    const auto count = static_cast<unsigned>(_mm_popcnt_u64(starts));
+    _mm512_store_si512(firsts, _mm512_maskz_compress_epi8(starts, v));
+    _mm512_store_si512(seconds, _mm512_maskz_compress_epi8(starts, next));
+    const std::uint64_t leads = _pext_u64(lead, starts), singles_at = _pext_u64(single, starts);
+    std::size_t wrote = 0;
+    for (unsigned g = 0; g < count; g += 16) {
+      const auto valid = static_cast<__mmask16>(_bzhi_u32(0xFFFF, count - g));
+      const auto lm = static_cast<__mmask16>(leads >> g);
+      const auto sm = static_cast<__mmask16>(singles_at >> g);
+      const __m512i b = _mm512_maskz_cvtepu8_epi32(0xFFFF, _mm_load_si128(reinterpret_cast<const __m128i*>(firsts + g)));
+      const __m512i b1 =
+          _mm512_maskz_cvtepu8_epi32(0xFFFF, _mm_load_si128(reinterpret_cast<const __m128i*>(seconds + g)));
+      // The lead byte's row: base, then lo and hi.
+      const __m512i base = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), lm, b, rows, 8);
+      const __m512i lohi = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), lm, b, rows + 4, 8);
+      const __m512i lo = _mm512_and_si512(lohi, _mm512_set1_epi32(0xFF));
+      const __m512i hi = _mm512_and_si512(_mm512_maskz_srli_epi32(0xFFFF, lohi, 8), _mm512_set1_epi32(0xFF));
+      const __mmask16 in_row = _mm512_mask_cmple_epu32_mask(_mm512_mask_cmpge_epu32_mask(lm, b1, lo), b1, hi);
+      __m512i c = _mm512_maskz_mov_epi32(static_cast<__mmask16>(~(lm | sm)), b);  // ASCII
+      c = _mm512_mask_mov_epi32(c, in_row, gather_u16(t.values, _mm512_add_epi32(base, b1), in_row));
+      if (sm) {
+        c = _mm512_mask_mov_epi32(c, sm, gather_u16(t.one, _mm512_and_si512(b, _mm512_set1_epi32(0x7F)), sm));
+      }
+      // A character it takes: a code point (not 0: no entry, a lead whose
+      // trail is not in its row, a single without one), not a wide entry's
+      // index, within the limit.
+      const __mmask16 ok = _mm512_test_epi32_mask(c, c) &
+                           _mm512_cmpge_epu32_mask(_mm512_sub_epi32(c, _mm512_set1_epi32(0xD800)),
+                                                   _mm512_set1_epi32(0x800)) &
+                           _mm512_cmple_epu32_mask(c, lim);
+      const auto bad = static_cast<__mmask16>(valid & ~ok);
+      const auto keep = static_cast<__mmask16>(bad ? _bzhi_u32(valid, static_cast<unsigned>(__builtin_ctz(bad))) : valid);
+      wrote += store(o + wrote * size, c, keep, unit);
+      if (bad) {
+        // The input offset of that character: its bit among the starts.
+        const unsigned k = g + static_cast<unsigned>(__builtin_ctz(bad));
+        written = w + wrote;
+        return i + static_cast<std::size_t>(__builtin_ctzll(_pdep_u64(std::uint64_t{1} << k, starts)));
+      }
+    }
+    i += stop + ((trail >> stop) & 1u);
+    w += wrote;
+    if (stop < 63) break;  // before a NUL or a character the tables would not take
+  }
+  written = w;
+  return i;
+}
+
+}  // namespace pgcodec::kernels
+#endif
