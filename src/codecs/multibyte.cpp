@@ -584,8 +584,14 @@ const Seconds& seconds_of(Encoding e) noexcept {
 // it back in a chunk of a longer text).
 template <bool kCombined, class Unit>
 std::size_t encode_prefix(const MultibyteDense& d, const Unit* u, std::size_t i, std::size_t n, char* ob,
-                          std::size_t cap, std::size_t& w, bool final, const Seconds* sec) noexcept {
+                          std::size_t cap, std::size_t& w, bool final, const Seconds* sec,
+                          const kernels::Kernel& k) noexcept {
   const CodePages pages{d.page_of, d.page_count, d.pages};
+  // The kernel's blocks of one- and two-byte codes (not for pairs, whose
+  // look ahead they do not make, nor for Latin-1 units, which CJK text
+  // never is), tried again after at most 16 characters of the loop below.
+  const kernels::TwoByteEncodeFn blocks = !kCombined && sizeof(Unit) > 1 ? k.two_byte_encode : nullptr;
+  Backoff backoff(blocks != nullptr);
   const std::uint64_t second_bits = kCombined ? sec->bits : 0;
   const std::uint32_t* const seconds = kCombined ? sec->cp : nullptr;
   const std::size_t second_count = kCombined ? sec->count : 0;
@@ -600,7 +606,16 @@ std::size_t encode_prefix(const MultibyteDense& d, const Unit* u, std::size_t i,
     // (Computing both cases and choosing without a branch was slower: each
     // store's position then waits for the previous character's two loads.)
     if (d.page_count) {
-      const std::size_t stop = std::min(kCombined ? n - 1 : n, i + (cap - fw) / 4);
+      if (blocks && backoff.due(i) && n - i >= 32) {
+        const std::size_t at = i;
+        std::size_t wrote = 0;
+        i += blocks({d.page_of, d.page_count, d.pages}, u + i, n - i, sizeof(Unit), ob + fw, cap - fw, wrote);
+        fw += wrote;
+        backoff.took(at, i);
+        if (i == n) break;
+      }
+      std::size_t stop = std::min(kCombined ? n - 1 : n, i + (cap - fw) / 4);
+      if (blocks) stop = std::min(stop, std::max(i + 16, backoff.from));
       const std::uint32_t last_page = d.page_count - 1;
       // Locals: a store through ob (a char) could alias d's members, and the
       // compiler would load them again after every character.
@@ -696,13 +711,13 @@ std::size_t encode_units_prefix(const CodecRow& row, const UnitText& in, std::si
   if (!k.table_shortcuts) return i;
   if (d.pair_count == 0) {
     return with_units(in, [&](const auto* u) {
-      return encode_prefix<false>(d, u, i, in.length, out.data(), out.size(), w, final, nullptr);
+      return encode_prefix<false>(d, u, i, in.length, out.data(), out.size(), w, final, nullptr, k);
     });
   }
   const Seconds& sec = seconds_of(row.encoding);
   if (!sec.fits) return i;  // more than this loop is for: the block path
   return with_units(in, [&](const auto* u) {
-    return encode_prefix<true>(d, u, i, in.length, out.data(), out.size(), w, final, &sec);
+    return encode_prefix<true>(d, u, i, in.length, out.data(), out.size(), w, final, &sec, k);
   });
 }
 

@@ -72,6 +72,7 @@ const Listed& listed() noexcept {
         l.kernels[i].units16_to_utf8 = &units16_to_utf8_avx512;
         l.kernels[i].units32_to_utf8 = &units32_to_utf8_avx512;
         l.kernels[i].two_byte_decode = &two_byte_decode_avx512;
+        l.kernels[i].two_byte_encode = &two_byte_encode_avx512;
       }
 #endif
     return l;

@@ -75,6 +75,9 @@ struct Kernel {
   // at a time (kernels/two_byte.hpp). Null: the family's loops
   // (codecs/multibyte.cpp) do them.
   TwoByteDecodeFn two_byte_decode = nullptr;
+  // And their encoding from code units, 32 at a time. Null: the family's
+  // encode loop does it.
+  TwoByteEncodeFn two_byte_encode = nullptr;
 };
 
 // Scalar first, then the SIMD kernels this build and this CPU can run, in

@@ -1,14 +1,15 @@
-// The two-byte decode kernel: text of a multibyte encoding whose characters
-// are ASCII, single high bytes (SJIS's half-width katakana) and two-byte
-// codes, 64 bytes at a time, to UTF-8 or code units. The family's loop
-// (codecs/multibyte.cpp) does everything else (three- and four-byte codes,
-// NUL, errors, wide entries) one character at a time and calls back in.
+// The two-byte kernels: text of a multibyte encoding whose characters are
+// ASCII, single high bytes (SJIS's half-width katakana) and two-byte codes,
+// decoded 64 bytes at a time to UTF-8 or code units, and encoded from code
+// units 32 at a time. The family's loops (codecs/multibyte.cpp) do
+// everything else (three- and four-byte codes, NUL, errors, wide entries,
+// pairs) one character at a time and call back in.
 //
 // On text that changes between ASCII and two-byte characters every few
 // characters (words and spaces, Chinese with ASCII punctuation), a loop that
 // takes one character a step mispredicts the branch on the character's kind
-// at every change. The block form finds the characters of 64 bytes first,
-// from bit masks (lead_bytes below), and then decodes them all alike.
+// at every change. The block forms find the characters first, from bit
+// masks (lead_bytes below; a code's length), and then convert them all alike.
 #pragma once
 
 #include <cstddef>
@@ -62,11 +63,37 @@ using TwoByteDecodeFn = std::size_t (*)(const TwoByteTables& t, const unsigned c
                                         void* out, std::size_t cap, unsigned unit, char32_t limit,
                                         std::size_t& written) noexcept;
 
+// A multibyte encoding's encode tables (tables/dense.hpp's MultibyteDense),
+// as the encode kernel reads them: page_of[cp >> 8] (page_count entries)
+// is a page number + 1 (0: none), pages[(page - 1) * 256 + (cp & 0xFF)] the
+// code: 0x8000 and up a two-byte code, high byte first; 1..0xFF a one-byte
+// code; anything else (none, a three- or four-byte code's index) is for the
+// family's loop.
+struct TwoByteEncodeTables {
+  const std::uint16_t* page_of;
+  std::uint32_t page_count;
+  const std::uint16_t* pages;
+};
+
+// Encodes whole characters of the n code units at `in` (unit: 2 or 4 bytes
+// each) while each is ASCII (not NUL) or has a one- or two-byte code, into
+// out (cap bytes). Returns the units consumed (stopping before the first
+// unit it does not take, or where fewer than 32 units or 64 bytes of room
+// are left); `written` is set to the bytes it stored. Bytes past out +
+// written may be written, never past out + cap.
+using TwoByteEncodeFn = std::size_t (*)(const TwoByteEncodeTables& t, const void* in, std::size_t n,
+                                        unsigned unit, char* out, std::size_t cap,
+                                        std::size_t& written) noexcept;
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 // AVX-512 with VBMI2 (vpcompressb) and BMI2: the characters' first and
 // second bytes compressed into lanes, the tables read with gathers.
 std::size_t two_byte_decode_avx512(const TwoByteTables& t, const unsigned char* in, std::size_t n, void* out,
                                    std::size_t cap, unsigned unit, char32_t limit, std::size_t& written) noexcept;
+// 32 units at a time: the page and the code read with gathers, the codes'
+// bytes squeezed together with vpcompressb.
+std::size_t two_byte_encode_avx512(const TwoByteEncodeTables& t, const void* in, std::size_t n, unsigned unit,
+                                   char* out, std::size_t cap, std::size_t& written) noexcept;
 #endif
 
 }  // namespace pgcodec::kernels

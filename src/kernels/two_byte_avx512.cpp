@@ -5,6 +5,8 @@
 // value read with gathers, a single's code point likewise, ASCII as it is;
 // stored as units, or as UTF-8 squeezed out of four bytes a lane. A
 // character the kernel does not take ends the block's output before it.
+// The encode kernel likewise reads 32 code units' pages and codes with
+// gathers and squeezes the codes' one or two bytes together.
 #include "kernels/target.hpp"
 #include "kernels/two_byte.hpp"
 
@@ -181,6 +183,79 @@ std::size_t two_byte_decode_avx512(const TwoByteTables& t, const unsigned char* 
     i += stop + ((trail >> stop) & 1u);
     w += wrote;
     if (stop < 63) break;  // before a NUL or a character the tables would not take
+  }
+  written = w;
+  return i;
+}
+
+namespace {
+
+// Of 16 code points, the codes encode_avx512 can write: ASCII as itself,
+// else the page entry, 0 where there is none. `two` and `ok`: the lanes
+// holding a two-byte code, and those holding a one- or two-byte code.
+PGCODEC_TARGET_AVX512_VBMI2 inline __m512i codes16(const TwoByteEncodeTables& t, __m512i cp, __mmask16& two,
+                                                   __mmask16& ok) {
+  const __m512i one = _mm512_set1_epi32(1);
+  const __mmask16 ascii = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(cp, one), _mm512_set1_epi32(0x7F));
+  if (ascii == 0xFFFF) {
+    two = 0;
+    ok = 0xFFFF;
+    return cp;
+  }
+  const __m512i page = _mm512_maskz_srli_epi32(0xFFFF, cp, 8);
+  const __mmask16 paged =
+      _mm512_mask_cmplt_epu32_mask(static_cast<__mmask16>(~ascii), page, _mm512_set1_epi32(static_cast<int>(t.page_count)));
+  const __m512i e = gather_u16(t.page_of, page, paged);
+  const __mmask16 has = _mm512_mask_test_epi32_mask(paged, e, e);
+  const __m512i at = _mm512_add_epi32(_mm512_maskz_slli_epi32(0xFFFF, _mm512_sub_epi32(e, one), 8),
+                                      _mm512_and_si512(cp, _mm512_set1_epi32(0xFF)));
+  const __m512i v = _mm512_mask_mov_epi32(gather_u16(t.pages, at, has), ascii, cp);
+  two = _mm512_cmpge_epu32_mask(v, _mm512_set1_epi32(0x8000));
+  ok = static_cast<__mmask16>(two | _mm512_cmplt_epu32_mask(_mm512_sub_epi32(v, one), _mm512_set1_epi32(0xFF)));
+  // A two-byte code's bytes in memory order: its high byte first.
+  return _mm512_mask_mov_epi32(
+      v, two,
+      _mm512_or_si512(_mm512_maskz_srli_epi32(0xFFFF, v, 8),
+                      _mm512_maskz_slli_epi32(0xFFFF, _mm512_and_si512(v, _mm512_set1_epi32(0xFF)), 8)));
+}
+
+}  // namespace
+
+PGCODEC_TARGET_AVX512_VBMI2
+std::size_t two_byte_encode_avx512(const TwoByteEncodeTables& t, const void* in, std::size_t n, unsigned unit,
+                                   char* out, std::size_t cap, std::size_t& written) noexcept {
+  // The low 16 bits of each 32-bit lane of two vectors.
+  const __m512i evens = _mm512_set_epi16(62, 60, 58, 56, 54, 52, 50, 48, 46, 44, 42, 40, 38, 36, 34, 32, 30, 28, 26,
+                                         24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
+  std::size_t i = 0, w = 0;
+  while (n - i >= 32 && cap - w >= 64) {
+    __m512i cp0, cp1;
+    if (unit == 2) {
+      const auto* u = static_cast<const std::uint16_t*>(in) + i;
+      cp0 = _mm512_maskz_cvtepu16_epi32(0xFFFF, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(u)));
+      cp1 = _mm512_maskz_cvtepu16_epi32(0xFFFF, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(u + 16)));
+    } else {
+      const auto* u = static_cast<const std::uint32_t*>(in) + i;
+      cp0 = _mm512_loadu_si512(u);
+      cp1 = _mm512_loadu_si512(u + 16);
+    }
+    __mmask16 two0, ok0, two1, ok1;
+    const __m512i c0 = codes16(t, cp0, two0, ok0);
+    const __m512i c1 = codes16(t, cp1, two1, ok1);
+    const std::uint32_t ok = ok0 | std::uint32_t{ok1} << 16;
+    const std::uint32_t keep = ~ok ? _bzhi_u32(~0u, static_cast<unsigned>(__builtin_ctz(~ok))) : ~0u;
+    const std::uint32_t two = (two0 | std::uint32_t{two1} << 16) & keep;
+    // 32 lanes of 16 bits, the code's first byte low: a character's first
+    // byte is kept, its second when it has one.
+    const __m512i words = _mm512_permutex2var_epi16(c0, evens, c1);
+    const std::uint64_t bytes = _pdep_u64(keep, 0x5555555555555555ull) | _pdep_u64(two, 0xAAAAAAAAAAAAAAAAull);
+    _mm512_storeu_si512(out + w, _mm512_maskz_compress_epi8(bytes, words));
+    w += static_cast<std::size_t>(_mm_popcnt_u64(bytes));
+    if (keep != ~0u) {
+      i += static_cast<std::size_t>(_mm_popcnt_u32(keep));
+      break;
+    }
+    i += 32;
   }
   written = w;
   return i;

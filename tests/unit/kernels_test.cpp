@@ -330,4 +330,84 @@ TEST(Kernels, TwoByteBlocksDecodeAsTheLoop) {
   }
 }
 
+// The multibyte family's encode blocks (Kernel::two_byte_encode) against
+// the scalar kernel, which has none: code units of ASCII words and
+// characters with one- and two-byte codes, shifted by 0-40 units so that
+// every character falls on every lane of a 32-unit block, with a unit the
+// blocks do not take (NUL, a lone surrogate, a character with no code or
+// with a three- or four-byte code, one above U+FFFF) near a block's edge
+// or none, from UCS-2, UTF-16 and UTF-32, strict and replacing, with room
+// for all or part of the output: the same Result and bytes.
+TEST(Kernels, TwoByteBlocksEncodeAsTheLoop) {
+  struct Case {
+    pgcodec::Encoding e;
+    std::u32string chars;  // characters with one- or two-byte codes
+    std::u32string stops;  // units the blocks stop before
+  };
+  using pgcodec::Encoding;
+  const std::vector<Case> cases = {
+      {Encoding::SJIS, U"日本語の文字ｶﾀｶﾅ表能ソ", {0, 0xD800, U'한', U'😀'}},
+      {Encoding::EUC_JP, U"日本語の文字表能ソ", {0, 0xDC00, U'丂' /* JIS X 0212: three bytes */, U'ｶ'}},
+      {Encoding::BIG5, U"中文字資料庫表", {0, U'한', U'€'}},
+      {Encoding::GB18030, U"中文字资料库", {0, U'한' /* four bytes */, U'😀', 0xDFFF}},
+      {Encoding::EUC_KR, U"한국어자료", {0, U'똠' /* no code */, U'日'}},
+      {Encoding::UHC, U"한국어자료똠", {0, U'😀'}},
+  };
+  std::uint32_t seed = 99;
+  const auto next = [&seed] { return seed = seed * 1103515245u + 12345u, seed >> 8; };
+  const auto& scalar = kernels::available().front();
+  for (const Case& c : cases) {
+    const pgcodec::Codec& codec = pgcodec::codec(c.e);
+    std::u32string base;
+    while (base.size() < 300) {
+      const unsigned words = 1 + next() % 8;
+      for (unsigned j = 0; j < words; ++j) base += c.chars[next() % c.chars.size()];
+      base += next() % 3 ? U" " : U", ab ";
+    }
+    for (std::size_t shift = 0; shift < 40; ++shift) {
+      for (std::size_t stop = 0; stop <= c.stops.size(); ++stop) {
+        std::u32string text = std::u32string(shift, U'a') + base;
+        if (stop < c.stops.size()) text.insert(shift + 20 + next() % 100, 1, c.stops[stop]);
+        std::u16string ucs2;
+        for (const char32_t cp : text) {
+          if (cp > 0xFFFF) {
+            ucs2 += static_cast<char16_t>(0xD800 + ((cp - 0x10000) >> 10));
+            ucs2 += static_cast<char16_t>(0xDC00 + (cp & 0x3FF));
+          } else {
+            ucs2 += static_cast<char16_t>(cp);
+          }
+        }
+        for (const auto form : {pgcodec::UnitForm::Ucs2, pgcodec::UnitForm::Utf16, pgcodec::UnitForm::Utf32}) {
+          const pgcodec::UnitText units = form == pgcodec::UnitForm::Utf32
+                                              ? pgcodec::UnitText{text.data(), text.size(), form}
+                                              : pgcodec::UnitText{ucs2.data(), ucs2.size(), form};
+          for (const auto mode : {pgcodec::ErrorMode::Strict, pgcodec::ErrorMode::Replace}) {
+            for (const std::size_t room : {text.size() * 4 + 8, std::size_t{90}, std::size_t{200}}) {
+              std::string want(room, '\0');
+              pgcodec::Result rw;
+              {
+                pgcodec::test::ActiveKernel plain(scalar);
+                rw = codec.encode_units(units, want, mode);
+              }
+              for (const auto& k : kernels::available().subspan(1)) {
+                pgcodec::test::ActiveKernel scope(k);
+                std::string got(room, '\0');
+                const pgcodec::Result r = codec.encode_units(units, got, mode);
+                const std::string what = std::string(k.name) + " " + std::string(codec.name()) +
+                                         " shift=" + std::to_string(shift) + " stop=" + std::to_string(stop) +
+                                         " form=" + std::to_string(int(form)) + " room=" + std::to_string(room);
+                ASSERT_EQ(r.status, rw.status) << what;
+                ASSERT_EQ(r.consumed, rw.consumed) << what;
+                ASSERT_EQ(r.written, rw.written) << what;
+                ASSERT_EQ(r.error.offset, rw.error.offset) << what;
+                ASSERT_EQ(got.substr(0, r.written), want.substr(0, rw.written)) << what;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
