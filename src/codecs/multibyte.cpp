@@ -587,14 +587,15 @@ std::size_t encode_prefix(const MultibyteDense& d, const Unit* u, std::size_t i,
                           std::size_t cap, std::size_t& w, bool final, const Seconds* sec,
                           const kernels::Kernel& k) noexcept {
   const CodePages pages{d.page_of, d.page_count, d.pages};
-  // The kernel's blocks of one- and two-byte codes (not for pairs, whose
-  // look ahead they do not make, nor for Latin-1 units, which CJK text
-  // never is), tried again after at most 16 characters of the loop below.
-  const kernels::TwoByteEncodeFn blocks = !kCombined && sizeof(Unit) > 1 ? k.two_byte_encode : nullptr;
-  Backoff backoff(blocks != nullptr);
+  // The kernel's blocks (not for Latin-1 units, which CJK text never is),
+  // tried again after at most 16 characters of the loop below.
+  const kernels::TwoByteEncodeFn blocks = sizeof(Unit) > 1 ? k.two_byte_encode : nullptr;
   const std::uint64_t second_bits = kCombined ? sec->bits : 0;
   const std::uint32_t* const seconds = kCombined ? sec->cp : nullptr;
   const std::size_t second_count = kCombined ? sec->count : 0;
+  const kernels::TwoByteEncodeTables block_tables{d.page_of, d.page_count, d.pages, d.wide_codes,
+                                                  seconds,   static_cast<unsigned>(second_count)};
+  Backoff backoff(blocks != nullptr);
   std::size_t fw = w;
   while (i < n) {
     // The common case in a compact loop: ASCII, any code a page entry gives,
@@ -609,7 +610,7 @@ std::size_t encode_prefix(const MultibyteDense& d, const Unit* u, std::size_t i,
       if (blocks && backoff.due(i) && n - i >= 32) {
         const std::size_t at = i;
         std::size_t wrote = 0;
-        i += blocks({d.page_of, d.page_count, d.pages}, u + i, n - i, sizeof(Unit), ob + fw, cap - fw, wrote);
+        i += blocks(block_tables, u + i, n - i, sizeof(Unit), ob + fw, cap - fw, wrote);
         fw += wrote;
         backoff.took(at, i);
         if (i == n) break;

@@ -66,21 +66,29 @@ using TwoByteDecodeFn = std::size_t (*)(const TwoByteTables& t, const unsigned c
 // A multibyte encoding's encode tables (tables/dense.hpp's MultibyteDense),
 // as the encode kernel reads them: page_of[cp >> 8] (page_count entries)
 // is a page number + 1 (0: none), pages[(page - 1) * 256 + (cp & 0xFF)] the
-// code: 0x8000 and up a two-byte code, high byte first; 1..0xFF a one-byte
-// code; anything else (none, a three- or four-byte code's index) is for the
-// family's loop.
+// entry: 0x8000 and up a two-byte code, high byte first; 1..0xFF a
+// one-byte code; 0x100..0x7FFF an index from 0x100 into wide_codes, a code
+// of up to four bytes (its bytes high first, as tables/table.hpp's
+// write_code writes them); 0 none. seconds: the second code points of the
+// encoding's pairs (EUC_JIS_2004 and SHIFT_JIS_2004: U+309A after か is
+// one code), second_count of them, or null for an encoding without pairs;
+// with pairs, a character followed by one of them, or by a unit that is no
+// character, is left to the family's loop, which looks ahead.
 struct TwoByteEncodeTables {
   const std::uint16_t* page_of;
   std::uint32_t page_count;
   const std::uint16_t* pages;
+  const std::uint32_t* wide_codes;
+  const std::uint32_t* seconds;
+  unsigned second_count;
 };
 
 // Encodes whole characters of the n code units at `in` (unit: 2 or 4 bytes
-// each) while each is ASCII (not NUL) or has a one- or two-byte code, into
-// out (cap bytes). Returns the units consumed (stopping before the first
-// unit it does not take, or where fewer than 32 units or 64 bytes of room
-// are left); `written` is set to the bytes it stored. Bytes past out +
-// written may be written, never past out + cap.
+// each) while each is ASCII (not NUL) or has a code in the pages, into out
+// (cap bytes). Returns the units consumed (stopping before the first unit
+// it does not take, or where fewer than 32 units, 33 with pairs, or 128
+// bytes of room are left); `written` is set to the bytes it stored. Bytes
+// past out + written may be written, never past out + cap.
 using TwoByteEncodeFn = std::size_t (*)(const TwoByteEncodeTables& t, const void* in, std::size_t n,
                                         unsigned unit, char* out, std::size_t cap,
                                         std::size_t& written) noexcept;

@@ -190,15 +190,16 @@ std::size_t two_byte_decode_avx512(const TwoByteTables& t, const unsigned char* 
 
 namespace {
 
-// Of 16 code points, the codes encode_avx512 can write: ASCII as itself,
-// else the page entry, 0 where there is none. `two` and `ok`: the lanes
-// holding a two-byte code, and those holding a one- or two-byte code.
+// The codes of 16 code points as encode_avx512 writes them: ASCII as
+// itself, else the page entry (a one- or two-byte code), a wide code's
+// index replaced by the code (`wide`: those lanes); 0 where there is none.
+// `two`: the lanes of two-byte codes; `ok`: the lanes with a code.
 PGCODEC_TARGET_AVX512_VBMI2 inline __m512i codes16(const TwoByteEncodeTables& t, __m512i cp, __mmask16& two,
-                                                   __mmask16& ok) {
+                                                   __mmask16& wide, __mmask16& ok) {
   const __m512i one = _mm512_set1_epi32(1);
   const __mmask16 ascii = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(cp, one), _mm512_set1_epi32(0x7F));
   if (ascii == 0xFFFF) {
-    two = 0;
+    two = wide = 0;
     ok = 0xFFFF;
     return cp;
   }
@@ -209,14 +210,61 @@ PGCODEC_TARGET_AVX512_VBMI2 inline __m512i codes16(const TwoByteEncodeTables& t,
   const __mmask16 has = _mm512_mask_test_epi32_mask(paged, e, e);
   const __m512i at = _mm512_add_epi32(_mm512_maskz_slli_epi32(0xFFFF, _mm512_sub_epi32(e, one), 8),
                                       _mm512_and_si512(cp, _mm512_set1_epi32(0xFF)));
-  const __m512i v = _mm512_mask_mov_epi32(gather_u16(t.pages, at, has), ascii, cp);
+  __m512i v = _mm512_mask_mov_epi32(gather_u16(t.pages, at, has), ascii, cp);
   two = _mm512_cmpge_epu32_mask(v, _mm512_set1_epi32(0x8000));
-  ok = static_cast<__mmask16>(two | _mm512_cmplt_epu32_mask(_mm512_sub_epi32(v, one), _mm512_set1_epi32(0xFF)));
-  // A two-byte code's bytes in memory order: its high byte first.
+  const __m512i index = _mm512_sub_epi32(v, _mm512_set1_epi32(0x100));
+  wide = _mm512_cmplt_epu32_mask(index, _mm512_set1_epi32(0x8000 - 0x100));
+  ok = static_cast<__mmask16>(two | wide | _mm512_cmplt_epu32_mask(_mm512_sub_epi32(v, one), _mm512_set1_epi32(0xFF)));
+  if (wide) v = _mm512_mask_i32gather_epi32(v, wide, index, t.wide_codes, 4);
+  return v;
+}
+
+// Stores the codes c of the lanes `keep` (a prefix), each of its length
+// (1 to 4 bytes, high byte first), at out; returns the bytes. 64 bytes
+// may be written.
+PGCODEC_TARGET_AVX512_VBMI2 inline std::size_t store_codes(char* out, __m512i c, __mmask16 keep) {
+  const __m512i x100 = _mm512_set1_epi32(0x100);
+  __m512i len = _mm512_set1_epi32(1);
+  len = _mm512_mask_add_epi32(len, _mm512_cmpge_epu32_mask(c, x100), len, _mm512_set1_epi32(1));
+  len = _mm512_mask_add_epi32(len, _mm512_cmpge_epu32_mask(c, _mm512_set1_epi32(0x10000)), len, _mm512_set1_epi32(1));
+  len = _mm512_mask_add_epi32(len, _mm512_cmpge_epu32_mask(c, _mm512_set1_epi32(0x1000000)), len, _mm512_set1_epi32(1));
+  // The code's first byte to the lane's top, then the lane's bytes reversed.
+  const __m512i top =
+      _mm512_maskz_sllv_epi32(0xFFFF, c, _mm512_maskz_slli_epi32(0xFFFF, _mm512_sub_epi32(_mm512_set1_epi32(4), len), 3));
+  const __m512i reversed = _mm512_shuffle_epi8(
+      top, _mm512_set4_epi32(0x0C0D0E0F, 0x08090A0B, 0x04050607, 0x00010203));
+  const __m512i repeated = _mm512_mullo_epi32(len, _mm512_set1_epi32(0x01010101));
+  const std::uint64_t lanes = _pdep_u64(keep, 0x1111111111111111ull) * 0xF;
+  const std::uint64_t bytes = _mm512_cmplt_epu8_mask(_mm512_set1_epi32(0x03020100), repeated) & lanes;
+  _mm512_storeu_si512(out, _mm512_maskz_compress_epi8(bytes, reversed));
+  return static_cast<std::size_t>(_mm_popcnt_u64(bytes));
+}
+
+// Of 16 code points, those that are no character (NUL, a surrogate, above
+// U+10FFFF) or the second of a pair.
+PGCODEC_TARGET_AVX512_VBMI2 inline __mmask16 look_ahead16(const TwoByteEncodeTables& t, __m512i cp) {
+  __mmask16 m = _mm512_cmpeq_epi32_mask(cp, _mm512_setzero_si512()) |
+                _mm512_cmplt_epu32_mask(_mm512_sub_epi32(cp, _mm512_set1_epi32(0xD800)), _mm512_set1_epi32(0x800)) |
+                _mm512_cmpgt_epu32_mask(cp, _mm512_set1_epi32(0x10FFFF));
+  for (unsigned s = 0; s < t.second_count; ++s)
+    m |= _mm512_cmpeq_epi32_mask(cp, _mm512_set1_epi32(static_cast<int>(t.seconds[s])));
+  return m;
+}
+
+// The codes c with the lanes of two-byte codes (`two`) in memory order:
+// the high byte low.
+PGCODEC_TARGET_AVX512_VBMI2 inline __m512i swap_two(__m512i c, __mmask16 two) {
   return _mm512_mask_mov_epi32(
-      v, two,
-      _mm512_or_si512(_mm512_maskz_srli_epi32(0xFFFF, v, 8),
-                      _mm512_maskz_slli_epi32(0xFFFF, _mm512_and_si512(v, _mm512_set1_epi32(0xFF)), 8)));
+      c, two,
+      _mm512_or_si512(_mm512_maskz_srli_epi32(0xFFFF, c, 8),
+                      _mm512_maskz_slli_epi32(0xFFFF, _mm512_and_si512(c, _mm512_set1_epi32(0xFF)), 8)));
+}
+
+PGCODEC_TARGET_AVX512_VBMI2 inline __m512i load16(const void* in, std::size_t i, unsigned unit) {
+  if (unit == 2)
+    return _mm512_maskz_cvtepu16_epi32(
+        0xFFFF, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(static_cast<const std::uint16_t*>(in) + i)));
+  return _mm512_loadu_si512(static_cast<const std::uint32_t*>(in) + i);
 }
 
 }  // namespace
@@ -227,30 +275,36 @@ std::size_t two_byte_encode_avx512(const TwoByteEncodeTables& t, const void* in,
   // The low 16 bits of each 32-bit lane of two vectors.
   const __m512i evens = _mm512_set_epi16(62, 60, 58, 56, 54, 52, 50, 48, 46, 44, 42, 40, 38, 36, 34, 32, 30, 28, 26,
                                          24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
+  const bool pairs = t.seconds != nullptr;
+  const std::size_t need = pairs ? 33 : 32;
   std::size_t i = 0, w = 0;
-  while (n - i >= 32 && cap - w >= 64) {
-    __m512i cp0, cp1;
-    if (unit == 2) {
-      const auto* u = static_cast<const std::uint16_t*>(in) + i;
-      cp0 = _mm512_maskz_cvtepu16_epi32(0xFFFF, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(u)));
-      cp1 = _mm512_maskz_cvtepu16_epi32(0xFFFF, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(u + 16)));
-    } else {
-      const auto* u = static_cast<const std::uint32_t*>(in) + i;
-      cp0 = _mm512_loadu_si512(u);
-      cp1 = _mm512_loadu_si512(u + 16);
+  while (n - i >= need && cap - w >= 128) {
+    const __m512i cp0 = load16(in, i, unit), cp1 = load16(in, i + 16, unit);
+    __mmask16 two0, wide0, ok0, two1, wide1, ok1;
+    const __m512i c0 = codes16(t, cp0, two0, wide0, ok0);
+    const __m512i c1 = codes16(t, cp1, two1, wide1, ok1);
+    std::uint32_t ok = ok0 | std::uint32_t{ok1} << 16;
+    if (pairs) {
+      // A character is taken when the next unit is a character and no
+      // pair's second (the family's loop looks ahead as encode() does).
+      const std::uint32_t after = look_ahead16(t, load16(in, i + 1, unit)) |
+                                  std::uint32_t{look_ahead16(t, load16(in, i + 17, unit))} << 16;
+      ok &= ~after;
     }
-    __mmask16 two0, ok0, two1, ok1;
-    const __m512i c0 = codes16(t, cp0, two0, ok0);
-    const __m512i c1 = codes16(t, cp1, two1, ok1);
-    const std::uint32_t ok = ok0 | std::uint32_t{ok1} << 16;
     const std::uint32_t keep = ~ok ? _bzhi_u32(~0u, static_cast<unsigned>(__builtin_ctz(~ok))) : ~0u;
-    const std::uint32_t two = (two0 | std::uint32_t{two1} << 16) & keep;
-    // 32 lanes of 16 bits, the code's first byte low: a character's first
-    // byte is kept, its second when it has one.
-    const __m512i words = _mm512_permutex2var_epi16(c0, evens, c1);
-    const std::uint64_t bytes = _pdep_u64(keep, 0x5555555555555555ull) | _pdep_u64(two, 0xAAAAAAAAAAAAAAAAull);
-    _mm512_storeu_si512(out + w, _mm512_maskz_compress_epi8(bytes, words));
-    w += static_cast<std::size_t>(_mm_popcnt_u64(bytes));
+    if ((wide0 | wide1) == 0) {
+      // One or two bytes each: 32 lanes of 16 bits, the code's first byte
+      // low; a character's first byte is kept, its second when it has one.
+      const std::uint32_t two = (two0 | std::uint32_t{two1} << 16) & keep;
+      const __m512i words = _mm512_permutex2var_epi16(swap_two(c0, two0), evens, swap_two(c1, two1));
+      const std::uint64_t bytes = _pdep_u64(keep, 0x5555555555555555ull) | _pdep_u64(two, 0xAAAAAAAAAAAAAAAAull);
+      _mm512_storeu_si512(out + w, _mm512_maskz_compress_epi8(bytes, words));
+      w += static_cast<std::size_t>(_mm_popcnt_u64(bytes));
+    } else {
+      // Codes of three or four bytes among them: four bytes a lane.
+      w += store_codes(out + w, c0, static_cast<__mmask16>(keep));
+      w += store_codes(out + w, c1, static_cast<__mmask16>(keep >> 16));
+    }
     if (keep != ~0u) {
       i += static_cast<std::size_t>(_mm_popcnt_u32(keep));
       break;

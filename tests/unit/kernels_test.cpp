@@ -332,24 +332,28 @@ TEST(Kernels, TwoByteBlocksDecodeAsTheLoop) {
 
 // The multibyte family's encode blocks (Kernel::two_byte_encode) against
 // the scalar kernel, which has none: code units of ASCII words and
-// characters with one- and two-byte codes, shifted by 0-40 units so that
-// every character falls on every lane of a 32-unit block, with a unit the
-// blocks do not take (NUL, a lone surrogate, a character with no code or
-// with a three- or four-byte code, one above U+FFFF) near a block's edge
-// or none, from UCS-2, UTF-16 and UTF-32, strict and replacing, with room
-// for all or part of the output: the same Result and bytes.
+// characters with one-, two- and three-byte codes, shifted by 0-40 units
+// so that every character falls on every lane of a 32-unit block, with a
+// unit the blocks do not take (NUL, a lone surrogate, a character with no
+// code or with a code outside the pages, one above U+FFFF, the second of
+// a pair after any character) near a block's edge or none, from UCS-2,
+// UTF-16 and UTF-32, strict and replacing, with room for all or part of
+// the output: the same Result and bytes.
 TEST(Kernels, TwoByteBlocksEncodeAsTheLoop) {
   struct Case {
     pgcodec::Encoding e;
-    std::u32string chars;  // characters with one- or two-byte codes
+    std::u32string chars;  // characters with codes in the pages
     std::u32string stops;  // units the blocks stop before
   };
   using pgcodec::Encoding;
   const std::vector<Case> cases = {
       {Encoding::SJIS, U"日本語の文字ｶﾀｶﾅ表能ソ", {0, 0xD800, U'한', U'😀'}},
-      {Encoding::EUC_JP, U"日本語の文字表能ソ", {0, 0xDC00, U'丂' /* JIS X 0212: three bytes */, U'ｶ'}},
+      {Encoding::EUC_JP, U"日本語の文字表能ソ丂丄", {0, 0xDC00, U'한', U'ｶ'}},  // 丂 丄: JIS X 0212, 3 bytes
+      {Encoding::EUC_JIS_2004, U"かきくけこ日本語𠂉丂ｶ", {0, 0x309A, 0x300, 0xDC00}},  // 𠂉 丂: plane 2, 3 bytes
+      {Encoding::SHIFT_JIS_2004, U"かきくけこ日本語𠂉丂ｶ", {0, 0x309A, 0x2E9, U'😀'}},
       {Encoding::BIG5, U"中文字資料庫表", {0, U'한', U'€'}},
       {Encoding::GB18030, U"中文字资料库", {0, U'한' /* four bytes */, U'😀', 0xDFFF}},
+      {Encoding::EUC_TW, U"中文字資料庫乂乜丏", {0, U'한', 0xD800}},  // 乂 乜 丏: CNS plane 2, 4 bytes
       {Encoding::EUC_KR, U"한국어자료", {0, U'똠' /* no code */, U'日'}},
       {Encoding::UHC, U"한국어자료똠", {0, U'😀'}},
   };
