@@ -73,6 +73,7 @@ static_assert(sizeof(DecodeRow) == 8 && offsetof(DecodeRow, base) == 0 && offset
 struct BlockInfo {
   unsigned lo = 1, hi = 0;
   bool blocks = true;
+  const std::uint16_t* ss3_rows = nullptr;  // kernels::TwoByteTables
   alignas(64) std::uint8_t lead_ok[128] = {};
   alignas(64) std::uint8_t trail_ok[256] = {};
 };
@@ -99,6 +100,19 @@ const BlockInfo& block_info_of(Encoding e) noexcept {
           s.blocks = false;
         }
       }
+      // SS3: three-byte codes that all start with 8F (EUC_JP, EUC_JIS_2004),
+      // where 8F is no other byte of any code, so that it is a lead wherever
+      // it is in valid text.
+      const std::uint16_t* first = d->nodes + d->root[3] * 256u;
+      bool ss3 = d->root[3] != 0 && d->root[4] == 0 && first[0x8F] != 0 && !s.trail_ok[0x8F] &&
+                 !d->one[0x8F & 0x7Fu] && d->decode_linear.run_count == 0;
+      for (unsigned b = 0; b < 256 && ss3; ++b) ss3 = b == 0x8F || first[b] == 0;
+      const std::uint16_t* rows = d->nodes + first[0x8F] * 256u;
+      for (unsigned b = 0; b < 256 && ss3; ++b) {
+        const DecodeRow& r = d->rows[rows[b]];
+        ss3 = (rows[b] == 0 || b != 0x8F) && !(r.lo <= 0x8F && 0x8F <= r.hi);
+      }
+      if (ss3) s.ss3_rows = rows;
     }
     return a;
   }();
@@ -250,7 +264,8 @@ struct Blocks {
     // early (random EUC_JP of 100 bytes) pays the kernel's set-up for
     // nothing, 15 % of the call.
     if (k.two_byte_decode && n - fi >= 128) {
-      const kernels::TwoByteTables tables{d.one, d.two, d.values, info.lo, info.hi, info.lead_ok, info.trail_ok};
+      const kernels::TwoByteTables tables{d.one,    d.two,         d.values,      info.lo, info.hi,
+                                          info.lead_ok, info.trail_ok, info.ss3_rows, d.rows};
       std::size_t wrote = 0;
       fi += k.two_byte_decode(tables, p + fi, n - fi, ob + fw, cap - fw, S::kUtf8 ? 0 : sizeof(typename S::Unit),
                               limit, wrote);

@@ -27,7 +27,11 @@ namespace pgcodec::kernels {
 // the code point. lead_ok[b & 0x7F] (128 bytes, 0 or 1): high byte b has a
 // row that is not empty; trail_ok[t] (256 bytes): t is in some row. A
 // character whose bytes fail these is stopped before without a look at the
-// rows (EUC_JP's three-byte codes, GB18030's four-byte ones).
+// rows (GB18030's four-byte codes). ss3_rows, for EUC_JP and EUC_JIS_2004
+// (else null): their three-byte codes 8F b1 b2, a byte that is never
+// anything but such a lead in valid text; ss3_rows[b1] is the index of a
+// row (8 bytes, as above) in rows3 (row 0 empty), and b2 in that row's lo..hi
+// gives values[base + b2].
 struct TwoByteTables {
   const std::uint16_t* one;
   const void* rows;
@@ -35,6 +39,8 @@ struct TwoByteTables {
   unsigned single_lo, single_hi;
   const std::uint8_t* lead_ok;
   const std::uint8_t* trail_ok;
+  const std::uint16_t* ss3_rows;
+  const void* rows3;
 };
 
 // The lead bytes among the 64 bytes whose bit is set in h (the high bytes
@@ -52,12 +58,13 @@ constexpr std::uint64_t lead_bytes(std::uint64_t h) noexcept {
 }
 
 // Decodes whole characters of in[0, n) while each is ASCII (not NUL), a
-// single with a code point or a two-byte code whose value is a code point,
+// single with a code point or a two-byte code (or an SS3 three-byte one)
+// whose value is a code point,
 // each code point at most `limit`, into out: UTF-8 bytes when unit is 0,
 // else units of `unit` bytes (1, 2 or 4), while the output fits in cap
 // (bytes or units). Reads at most in[0, n). Returns the bytes consumed,
 // always at the start of a character (stopping before the first character
-// it does not take, or where fewer than 65 bytes are left); `written` is
+// it does not take, or where fewer than 66 bytes are left); `written` is
 // set to what it stored. Nothing is stored past out + written.
 using TwoByteDecodeFn = std::size_t (*)(const TwoByteTables& t, const unsigned char* in, std::size_t n,
                                         void* out, std::size_t cap, unsigned unit, char32_t limit,

@@ -105,9 +105,10 @@ std::size_t two_byte_decode_avx512(const TwoByteTables& t, const unsigned char* 
   const __m512i lead_ok0 = _mm512_loadu_si512(t.lead_ok), lead_ok1 = _mm512_loadu_si512(t.lead_ok + 64);
   const __m512i trail_ok0 = _mm512_loadu_si512(t.trail_ok), trail_ok1 = _mm512_loadu_si512(t.trail_ok + 64);
   const __m512i trail_ok2 = _mm512_loadu_si512(t.trail_ok + 128), trail_ok3 = _mm512_loadu_si512(t.trail_ok + 192);
-  alignas(64) unsigned char firsts[64], seconds[64];
+  const auto* rows3 = static_cast<const char*>(t.rows3);
+  alignas(64) unsigned char firsts[64], seconds[64], thirds[64];
   std::size_t i = 0, w = 0;
-  while (n - i >= 65 && cap - w >= room) {
+  while (n - i >= 66 && cap - w >= room) {
     const __m512i v = _mm512_loadu_si512(in + i);
     const std::uint64_t high = _mm512_movepi8_mask(v);
     const std::uint64_t zero = _mm512_testn_epi8_mask(v, v);
@@ -120,8 +121,12 @@ std::size_t two_byte_decode_avx512(const TwoByteTables& t, const unsigned char* 
     }
     const std::uint64_t single =
         singles ? _mm512_mask_cmple_epu8_mask(_mm512_cmpge_epu8_mask(v, single_lo), v, single_hi) : 0;
-    const std::uint64_t lead = lead_bytes(high & ~single);
-    const std::uint64_t trail = lead << 1;
+    // SS3 (8F) is a three-byte code's lead wherever it is: the bytes after
+    // one end a run of two-byte codes, and its two are its trails.
+    const std::uint64_t ss3 = t.ss3_rows ? _mm512_mask_cmpeq_epi8_mask(high, v, _mm512_set1_epi8(static_cast<char>(0x8F))) : 0;
+    const std::uint64_t lead2 = lead_bytes(high & ~single & ~(ss3 | ss3 << 1 | ss3 << 2));
+    const std::uint64_t lead = lead2 | ss3;
+    const std::uint64_t trail = lead2 << 1 | ss3 << 1 | ss3 << 2;
     const __m512i next = _mm512_loadu_si512(in + i + 1);
     // Lead bytes with no two-byte row, or followed by a byte no row has
     // (128-entry lookups: vpermi2b's index is the low seven bits).
@@ -134,8 +139,8 @@ std::size_t two_byte_decode_avx512(const TwoByteTables& t, const unsigned char* 
     // Characters that start before byte 63 (a lead there has its trail in
     // the next block), before the first NUL and before the first lead byte
     // those say no to.
-    const auto stop = static_cast<unsigned>(
-        __builtin_ctzll(zero | (lead & (no_row | no_trail)) | (std::uint64_t{1} << 63)));
+    const auto stop = static_cast<unsigned>(__builtin_ctzll(zero | (lead2 & (no_row | no_trail)) |
+                                                            (ss3 & (std::uint64_t{3} << 62)) | (std::uint64_t{1} << 63)));
     // A block that would stop within 16 bytes is left to the family's loop
     // whole: its few characters are cheaper there than the gathers.
     if (stop < 16) break;
@@ -144,6 +149,8 @@ std::size_t two_byte_decode_avx512(const TwoByteTables& t, const unsigned char* 
     _mm512_store_si512(firsts, _mm512_maskz_compress_epi8(starts, v));
     _mm512_store_si512(seconds, _mm512_maskz_compress_epi8(starts, next));
     const std::uint64_t leads = _pext_u64(lead, starts), singles_at = _pext_u64(single, starts);
+    const std::uint64_t threes = _pext_u64(ss3, starts);
+    if (threes) _mm512_store_si512(thirds, _mm512_maskz_compress_epi8(starts, _mm512_loadu_si512(in + i + 2)));
     std::size_t wrote = 0;
     for (unsigned g = 0; g < count; g += 16) {
       const auto valid = static_cast<__mmask16>(_bzhi_u32(0xFFFF, count - g));
@@ -152,14 +159,25 @@ std::size_t two_byte_decode_avx512(const TwoByteTables& t, const unsigned char* 
       const __m512i b = _mm512_maskz_cvtepu8_epi32(0xFFFF, _mm_load_si128(reinterpret_cast<const __m128i*>(firsts + g)));
       const __m512i b1 =
           _mm512_maskz_cvtepu8_epi32(0xFFFF, _mm_load_si128(reinterpret_cast<const __m128i*>(seconds + g)));
-      // The lead byte's row: base, then lo and hi.
-      const __m512i base = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), lm, b, rows, 8);
-      const __m512i lohi = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), lm, b, rows + 4, 8);
+      // The lead byte's row: base, then lo and hi; for a three-byte code,
+      // the row its second byte picks, and its third byte in it.
+      const auto m3 = static_cast<__mmask16>(threes >> g);
+      const auto m2 = static_cast<__mmask16>(lm & ~m3);
+      __m512i base = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), m2, b, rows, 8);
+      __m512i lohi = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), m2, b, rows + 4, 8);
+      __m512i last = b1;
+      if (m3) {
+        const __m512i row = gather_u16(t.ss3_rows, b1, m3);
+        base = _mm512_mask_i32gather_epi32(base, m3, row, rows3, 8);
+        lohi = _mm512_mask_i32gather_epi32(lohi, m3, row, rows3 + 4, 8);
+        last = _mm512_mask_mov_epi32(
+            b1, m3, _mm512_maskz_cvtepu8_epi32(0xFFFF, _mm_load_si128(reinterpret_cast<const __m128i*>(thirds + g))));
+      }
       const __m512i lo = _mm512_and_si512(lohi, _mm512_set1_epi32(0xFF));
       const __m512i hi = _mm512_and_si512(_mm512_maskz_srli_epi32(0xFFFF, lohi, 8), _mm512_set1_epi32(0xFF));
-      const __mmask16 in_row = _mm512_mask_cmple_epu32_mask(_mm512_mask_cmpge_epu32_mask(lm, b1, lo), b1, hi);
+      const __mmask16 in_row = _mm512_mask_cmple_epu32_mask(_mm512_mask_cmpge_epu32_mask(lm, last, lo), last, hi);
       __m512i c = _mm512_maskz_mov_epi32(static_cast<__mmask16>(~(lm | sm)), b);  // ASCII
-      c = _mm512_mask_mov_epi32(c, in_row, gather_u16(t.values, _mm512_add_epi32(base, b1), in_row));
+      c = _mm512_mask_mov_epi32(c, in_row, gather_u16(t.values, _mm512_add_epi32(base, last), in_row));
       if (sm) {
         c = _mm512_mask_mov_epi32(c, sm, gather_u16(t.one, _mm512_and_si512(b, _mm512_set1_epi32(0x7F)), sm));
       }

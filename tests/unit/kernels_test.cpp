@@ -231,12 +231,13 @@ TEST(Kernels, Units32ToUtf8StopsBeforeNoCharacter) {
 // loop's scalar block where a kernel has none) against the scalar kernel,
 // which has neither: texts of ASCII words and two-byte characters (SJIS's
 // half-width katakana too) shifted by 0-69 bytes, so that leads fall on
-// every byte of a 64-byte block (62 and 63, whose trails are in the next),
-// with a character the blocks do not take (NUL, a three- or four-byte
-// code, an invalid pair, a lead with no row, a code point above a
-// Latin-1 limit) at a place near a block's edge or none, decoded to UTF-8
-// and to Latin-1, UCS-2 and UTF-32 units, strict and replacing, with room
-// for all or part of the output: the same Result and output.
+// every byte of a 64-byte block (62 and 63, whose trails are in the next;
+// EUC_JP's three-byte codes likewise), with a character the blocks do not
+// take (NUL, a four-byte code, an invalid pair or triple, a lead with no
+// row, a wide entry, a code point above a Latin-1 limit) at a place near
+// a block's edge or none, decoded to UTF-8 and to Latin-1, UCS-2 and
+// UTF-32 units, strict and replacing, with room for all or part of the
+// output: the same Result and output.
 TEST(Kernels, TwoByteBlocksDecodeAsTheLoop) {
   struct Case {
     pgcodec::Encoding e;
@@ -246,7 +247,11 @@ TEST(Kernels, TwoByteBlocksDecodeAsTheLoop) {
   using pgcodec::Encoding;
   const std::vector<Case> cases = {
       {Encoding::SJIS, "日本語の文字ｶﾀｶﾅ表能ソ", {std::string("\0", 1), "\x85\x40", "\xFF", "\x81"}},
-      {Encoding::EUC_JP, "日本語の文字表能ソ", {std::string("\0", 1), "\x8F\xB0\xA1", "\xA9\xA1", "\x8E\xB6"}},
+      {Encoding::EUC_JP, "日本語の文字表能ソ丂丄ｶ",  // 丂 丄: JIS X 0212, 8F and two bytes
+       {std::string("\0", 1), "\xA9\xA1", "\x8E\xB6", "\x8F\xB0", "\x8F\x8F\xB0\xA1", "\xB0\x8F\xB0\xA1",
+        "\x8F\xA1\xA1" /* no character */, std::string("\x8F\xB0\0", 3)}},
+      {Encoding::EUC_JIS_2004, "日本語の文字表能ソ𠂉丂ｶ",  // 𠂉 丂: plane 2, 8F and two bytes
+       {std::string("\0", 1), "\x8F\xA1", "\xA4\xAB\xA1\xF0" /* a pair, two code points */, "\x8F\xFE\xFE"}},
       {Encoding::BIG5, "中文字資料庫表", {std::string("\0", 1), "\xF9\xFE", "\xA3\x40\x80", "\xFF"}},
       {Encoding::GB18030, "中文字资料库", {std::string("\0", 1), "\x81\x30\x81\x30", "\x95\x32\x82\x36", "\x80"}},
       {Encoding::EUC_KR, "한국어자료", {std::string("\0", 1), "\xA1\x41", "\xC9\xA1"}},
