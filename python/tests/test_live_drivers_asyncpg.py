@@ -189,6 +189,40 @@ class WithPgcodec(unittest.TestCase):
                 await conn.close()
         run(main())
 
+    def test_utf8_keeps_asyncpgs_own_codecs(self):
+        # install() on a UTF8 connection leaves asyncpg's text codecs (its
+        # C UTF-8 decoder). Switched to SJIS without a new install(), the
+        # value is asyncpg's own reading of 87 40 (Python's shift_jis has no
+        # circled digit one: an error, or asyncpg 0.27's (str, length)
+        # tuple), not the text; install() then reads it. And an install()
+        # on UTF8 undoes one made on another encoding.
+        step = iter(range(100))
+
+        async def reads(conn):
+            # A new statement each time: asyncpg's statement cache would
+            # keep what it found when it first prepared the query.
+            try:
+                return await conn.fetchval(f"SELECT chr(9312) /* {next(step)} */")  # U+2460, SJIS 87 40
+            except Exception as e:  # what asyncpg's own codec raises
+                return type(e).__name__
+
+        async def main():
+            conn = await connect("UTF8", install=True)
+            try:
+                self.assertEqual(await reads(conn), "\u2460")
+                await conn.execute("SET client_encoding TO 'SJIS'")
+                self.assertNotEqual(await reads(conn), "\u2460")
+                await pgdrv.install(conn)
+                self.assertEqual(await reads(conn), "\u2460")
+                await conn.execute("SET client_encoding TO 'UTF8'")
+                await pgdrv.install(conn)
+                self.assertEqual(await reads(conn), "\u2460")
+                await conn.execute("SET client_encoding TO 'SJIS'")
+                self.assertNotEqual(await reads(conn), "\u2460")
+            finally:
+                await conn.close()
+        run(main())
+
     def test_sql_text_is_sent_as_utf8(self):
         # A limitation pgcodec cannot lift: asyncpg encodes the query text
         # as UTF-8 whatever the client encoding, so a LATIN1 server reads
