@@ -101,11 +101,11 @@ const BlockInfo& block_info_of(Encoding e) noexcept {
         }
       }
       // SS3: three-byte codes that all start with 8F (EUC_JP, EUC_JIS_2004),
-      // where 8F is no other byte of any code, so that it is a lead wherever
-      // it is in valid text.
+      // where 8F is no other byte of any code and leads no two-byte one, so
+      // that it is a three-byte lead wherever it is in valid text.
       const std::uint16_t* first = d->nodes + d->root[3] * 256u;
       bool ss3 = d->root[3] != 0 && d->root[4] == 0 && first[0x8F] != 0 && !s.trail_ok[0x8F] &&
-                 !d->one[0x8F & 0x7Fu] && d->decode_linear.run_count == 0;
+                 !s.lead_ok[0x8F & 0x7Fu] && !d->one[0x8F & 0x7Fu] && d->decode_linear.run_count == 0;
       for (unsigned b = 0; b < 256 && ss3; ++b) ss3 = b == 0x8F || first[b] == 0;
       const std::uint16_t* rows = d->nodes + first[0x8F] * 256u;
       for (unsigned b = 0; b < 256 && ss3; ++b) {
