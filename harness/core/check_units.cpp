@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/checks.hpp"
+#include "core/page_end.hpp"
 #include "core/text.hpp"
 #include "pgcodec/pgcodec.h"
 #include "rules/utf8.hpp"
@@ -111,7 +112,9 @@ bool same_error(const Error& a, const Error& b) {
          a.bytes == b.bytes && a.message() == b.message();
 }
 
-CheckResult check_decode_units(const Codec& c, ErrorMode mode, std::string_view in, std::size_t small) {
+CheckResult check_decode_units(const Codec& c, ErrorMode mode, std::string_view bytes, std::size_t small) {
+  const PageEnd at_end(bytes);  // a read past the input faults
+  const std::string_view in = at_end.view();
   for (const bool final : {true, false}) {
     std::vector<char> big(*c.max_decoded_size(in.size()) + 1);
     const Result r8 = final ? c.decode(in, big, mode) : c.decode_partial(in, big, mode);
@@ -332,8 +335,9 @@ CheckResult check_encode_units(const Codec& c, ErrorMode mode, std::string_view 
         joined |= t.cps[k] - 0xD800 < 0x400 && t.cps[k + 1] - 0xDC00 < 0x400;
       if (joined) continue;
     }
-    std::vector<std::uint32_t> aligned((data.size() + 3) / 4 + 1);
-    if (!data.empty()) std::memcpy(aligned.data(), data.data(), data.size());
+    // At a page end (aligned for any unit: the page is): a read past the
+    // units faults.
+    const PageEnd aligned(std::string_view(reinterpret_cast<const char*>(data.data()), data.size()));
     const UnitText text{aligned.data(), n, f};
     const std::string where = form_name(f);
     // Exactly the bound the library promises (max_encoded_units_size):

@@ -13,6 +13,7 @@
 #include "core/generators.hpp"
 #include "core/model.hpp"
 #include "core/outcome.hpp"
+#include "core/page_end.hpp"
 #include "core/text.hpp"
 #include "kernels/kernels.hpp"
 #include "pgcodec/pgcodec.h"
@@ -539,7 +540,10 @@ CheckResult check_char_pieces(const Codec& c, std::string_view valid) {
   return {};
 }
 
-CheckResult check_kernels(const Codec& c, bool decoding, ErrorMode mode, std::string_view in) {
+CheckResult check_kernels(const Codec& c, bool decoding, ErrorMode mode, std::string_view bytes) {
+  // Each kernel reads the input where a read past its end faults.
+  const PageEnd at_end(bytes);
+  const std::string_view in = at_end.view();
   const kernels::Kernel& saved = kernels::active();
   std::optional<Converted> first;
   std::string first_name;

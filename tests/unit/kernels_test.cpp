@@ -13,6 +13,7 @@
 #include <set>
 #include <string>
 
+#include "core/page_end.hpp"
 #include "pgcodec/codec.hpp"
 #include "rules/utf8.hpp"
 #include "test_util.hpp"
@@ -420,3 +421,155 @@ TEST(Kernels, TwoByteBlocksEncodeAsTheLoop) {
 }
 
 }  // namespace
+
+namespace {
+
+// Every encoding's text: words of the characters it encodes, from a pool of
+// many scripts (so that each encoding's own letters, its two-, three- and
+// four-byte codes and its pairs are there), with spaces and punctuation.
+std::string SampleUtf8(const pgcodec::Codec& codec, std::uint32_t seed, std::size_t chars) {
+  static const char* const kPool[] = {
+      "a", "Z", "7", "é", "ü", "ß", "ñ", "Å", "ő", "ł", "Ž", "Ω", "λ", "Ж", "щ", "Ї", "א", "ש", "ع", "ب", "ก", "ไ",
+      "€", "“", "”", "…", "–", "あ", "カ", "ｶ", "ﾟ", "日", "本", "語", "表", "能", "ソ", "丂", "丄", "𠂉", "中", "资",
+      "資", "庫", "乂", "한", "국", "똠", "😀", "か゚", "ㇷ゚", "˥˩", "¥", "©", "·"};
+  std::vector<std::string> usable;
+  for (const char* c : kPool) {
+    std::string out(32, '\0');
+    if (codec.encode(c, out).ok()) usable.push_back(c);
+  }
+  std::string s;
+  std::size_t n = 0;
+  while (n < chars) {
+    seed = seed * 1103515245u + 12345u;
+    const unsigned word = 1 + (seed >> 8) % 7;
+    for (unsigned j = 0; j < word && !usable.empty(); ++j, ++n) {
+      seed = seed * 1103515245u + 12345u;
+      s += usable[(seed >> 8) % usable.size()];
+    }
+    s += (seed >> 20) % 4 ? " " : ", ";
+  }
+  return s;
+}
+
+template <class U>
+std::vector<U> UnitsOf(std::string_view utf8) {
+  std::vector<U> out(utf8.size() + 1);
+  const pgcodec::Codec& u8 = pgcodec::codec(pgcodec::Encoding::UTF8);
+  const auto form = sizeof(U) == 2 ? pgcodec::UnitForm::Utf16 : pgcodec::UnitForm::Utf32;
+  const pgcodec::Result r = u8.decode_units(utf8, {out.data(), out.size(), form, 0x10FFFF});
+  out.resize(r.written);
+  return out;
+}
+
+std::string Describe(const pgcodec::Result& r) {
+  return std::to_string(static_cast<int>(r.status)) + " " + std::to_string(r.consumed) + " " +
+         std::to_string(r.written) + " " + std::to_string(r.error.offset);
+}
+
+// Each conversion of `in` into fresh buffers: results and output as one
+// string, to compare between kernels.
+std::string DecodeAll(const pgcodec::Codec& codec, std::string_view in) {
+  std::string all;
+  for (const auto mode : {pgcodec::ErrorMode::Strict, pgcodec::ErrorMode::Replace}) {
+    std::string out(in.size() * 4 + 8, '\0');
+    pgcodec::Result r = codec.decode(in, out, mode);
+    all += Describe(r) + ":" + out.substr(0, r.written) + "|";
+    r = codec.decode_partial(in, out, mode);
+    all += Describe(r) + ":" + out.substr(0, r.written) + "|";
+    for (const auto form : {pgcodec::UnitForm::Latin1, pgcodec::UnitForm::Ucs2, pgcodec::UnitForm::Utf32}) {
+      const char32_t limit = form == pgcodec::UnitForm::Latin1 ? 0xFF : form == pgcodec::UnitForm::Ucs2 ? 0xFFFF : 0x10FFFF;
+      std::vector<char32_t> units(in.size() + 1);
+      r = codec.decode_units(in, {units.data(), units.size(), form, limit}, mode, false);
+      const std::size_t size = form == pgcodec::UnitForm::Latin1 ? 1 : form == pgcodec::UnitForm::Ucs2 ? 2 : 4;
+      all += Describe(r) + ":" + std::string(reinterpret_cast<const char*>(units.data()), r.written * size) + "|";
+    }
+  }
+  return all;
+}
+
+template <class U>
+std::string EncodeUnits(const pgcodec::Codec& codec, const void* data, std::size_t n) {
+  std::string all;
+  const auto form = sizeof(U) == 2 ? pgcodec::UnitForm::Utf16 : pgcodec::UnitForm::Utf32;
+  for (const auto mode : {pgcodec::ErrorMode::Strict, pgcodec::ErrorMode::Replace}) {
+    for (const bool final : {true, false}) {
+      std::string out(n * 4 + 8, '\0');
+      const pgcodec::Result r = codec.encode_units({data, n, form}, out, mode, final);
+      all += Describe(r) + ":" + out.substr(0, r.written) + "|";
+    }
+  }
+  return all;
+}
+
+}  // namespace
+
+// Every encoding, every kernel: the text cut at every length (a character
+// cut off included) and placed to end where an unreadable page begins,
+// decoded (to UTF-8, partially, to each unit form) and encoded (from UTF-8,
+// partially, from UTF-16 and UTF-32), strict and replacing. No kernel reads
+// past its input (a read faults, and the test with it), and each gives the
+// scalar kernel's results and output.
+TEST(Kernels, NoKernelReadsPastTheEnd) {
+  const auto& scalar = kernels::available().front();
+  for (int e = 0; e < pgcodec::encoding_count; ++e) {
+    const pgcodec::Codec& codec = pgcodec::codec(static_cast<pgcodec::Encoding>(e));
+    const std::string utf8 = SampleUtf8(codec, 1000u + static_cast<unsigned>(e), 150);
+    std::string bytes(utf8.size() * 4 + 8, '\0');
+    bytes.resize(codec.encode(utf8, bytes, pgcodec::ErrorMode::Replace).written);
+    const std::vector<char16_t> u16 = UnitsOf<char16_t>(utf8);
+    const std::vector<char32_t> u32 = UnitsOf<char32_t>(utf8);
+    for (std::size_t len = 0; len <= bytes.size(); ++len) {
+      const pgcodec::harness::PageEnd in(std::string_view(bytes).substr(0, len));
+      std::string want;
+      {
+        pgcodec::test::ActiveKernel plain(scalar);
+        want = DecodeAll(codec, in.view());
+      }
+      for (const auto& k : kernels::available().subspan(1)) {
+        pgcodec::test::ActiveKernel scope(k);
+        ASSERT_EQ(DecodeAll(codec, in.view()), want) << k.name << " " << codec.name() << " decode of " << len;
+      }
+    }
+    for (std::size_t len = 0; len <= utf8.size(); ++len) {
+      const pgcodec::harness::PageEnd in(std::string_view(utf8).substr(0, len));
+      const auto encode_all = [&] {
+        std::string all;
+        for (const auto mode : {pgcodec::ErrorMode::Strict, pgcodec::ErrorMode::Replace}) {
+          std::string out(len * 4 + 8, '\0');
+          pgcodec::Result r = codec.encode(in.view(), out, mode);
+          all += Describe(r) + ":" + out.substr(0, r.written) + "|";
+          r = codec.encode_partial(in.view(), out, mode);
+          all += Describe(r) + ":" + out.substr(0, r.written) + "|";
+        }
+        return all;
+      };
+      std::string want;
+      {
+        pgcodec::test::ActiveKernel plain(scalar);
+        want = encode_all();
+      }
+      for (const auto& k : kernels::available().subspan(1)) {
+        pgcodec::test::ActiveKernel scope(k);
+        ASSERT_EQ(encode_all(), want) << k.name << " " << codec.name() << " encode of " << len;
+      }
+    }
+    for (std::size_t n = 0; n <= u16.size(); ++n) {
+      const std::size_t len16 = n, len = std::min(n, u32.size());  // (UTF-16 cut inside a pair too)
+      const pgcodec::harness::PageEnd in32(
+          std::string_view(reinterpret_cast<const char*>(u32.data()), len * sizeof(char32_t)));
+      const pgcodec::harness::PageEnd in16(
+          std::string_view(reinterpret_cast<const char*>(u16.data()), len16 * sizeof(char16_t)));
+      std::string want32, want16;
+      {
+        pgcodec::test::ActiveKernel plain(scalar);
+        want32 = EncodeUnits<char32_t>(codec, in32.data(), len);
+        want16 = EncodeUnits<char16_t>(codec, in16.data(), len16);
+      }
+      for (const auto& k : kernels::available().subspan(1)) {
+        pgcodec::test::ActiveKernel scope(k);
+        ASSERT_EQ(EncodeUnits<char32_t>(codec, in32.data(), len), want32) << k.name << " " << codec.name() << " " << len;
+        ASSERT_EQ(EncodeUnits<char16_t>(codec, in16.data(), len16), want16) << k.name << " " << codec.name() << " " << len;
+      }
+    }
+  }
+}
