@@ -74,8 +74,10 @@ struct BlockInfo {
   unsigned lo = 1, hi = 0;
   bool blocks = true;
   const std::uint16_t* ss3_rows = nullptr;  // kernels::TwoByteTables
+  bool short_rows = true;  // row_bytes holds every row (true of all 13 tables): the kernel's condition
   alignas(64) std::uint8_t lead_ok[128] = {};
   alignas(64) std::uint8_t trail_ok[256] = {};
+  alignas(64) std::uint8_t row_bytes[4 * 128] = {};  // kernels::TwoByteTables
 };
 
 const BlockInfo& block_info_of(Encoding e) noexcept {
@@ -90,6 +92,14 @@ const BlockInfo& block_info_of(Encoding e) noexcept {
         if (row.lo <= row.hi) {
           s.lead_ok[b & 0x7Fu] = 1;
           for (unsigned t = row.lo; t <= row.hi; ++t) s.trail_ok[t] = 1;
+          // lo, hi, base mod 2^16 (low byte, high byte); an empty row is lo 1, hi 0.
+          s.row_bytes[b & 0x7Fu] = row.lo;
+          s.row_bytes[128 + (b & 0x7Fu)] = row.hi;
+          s.row_bytes[256 + (b & 0x7Fu)] = static_cast<std::uint8_t>(row.base);
+          s.row_bytes[384 + (b & 0x7Fu)] = static_cast<std::uint8_t>(row.base >> 8);
+          s.short_rows &= static_cast<std::uint32_t>(row.base + row.hi) < 65536u;
+        } else {
+          s.row_bytes[b & 0x7Fu] = 1;  // lo 1 > hi 0: no trail is in the row
         }
         if (!d->one[b & 0x7Fu]) continue;
         if (s.lo > s.hi) {
@@ -263,9 +273,9 @@ struct Blocks {
     // At least two blocks' worth: a short text that the blocks stop in
     // early (random EUC_JP of 100 bytes) pays the kernel's set-up for
     // nothing, 15 % of the call.
-    if (k.two_byte_decode && n - fi >= 128) {
-      const kernels::TwoByteTables tables{d.one,    d.two,         d.values,      info.lo, info.hi,
-                                          info.lead_ok, info.trail_ok, info.ss3_rows, d.rows};
+    if (k.two_byte_decode && info.short_rows && n - fi >= 128) {
+      const kernels::TwoByteTables tables{d.one,        info.row_bytes, d.values,      info.lo, info.hi,
+                                          info.lead_ok, info.trail_ok,  info.ss3_rows, d.rows};
       std::size_t wrote = 0;
       fi += k.two_byte_decode(tables, p + fi, n - fi, ob + fw, cap - fw, S::kUtf8 ? 0 : sizeof(typename S::Unit),
                               limit, wrote);

@@ -20,21 +20,26 @@ namespace pgcodec::kernels {
 // A multibyte encoding's decode tables (tables/dense.hpp's MultibyteDense),
 // as the kernel reads them. one[b & 0x7F]: the code point of high byte b as
 // a character on its own (0: none); those bytes are exactly single_lo ..
-// single_hi (single_lo > single_hi: none). rows: 256 rows of 8 bytes, by
-// lead byte: a uint32 base, then the bytes lo and hi; the two bytes b t are
-// a code when lo <= t <= hi, and values[base + t] is then its value: 0 none,
-// D800..DFFF an index into the wide entries (not for the kernel), any other
-// the code point. lead_ok[b & 0x7F] (128 bytes, 0 or 1): high byte b has a
-// row that is not empty; trail_ok[t] (256 bytes): t is in some row. A
-// character whose bytes fail these is stopped before without a look at the
-// rows (GB18030's four-byte codes). ss3_rows, for EUC_JP and EUC_JIS_2004
-// (else null): their three-byte codes 8F b1 b2, a byte that is never
-// anything but such a lead in valid text; ss3_rows[b1] is the index of a
-// row (8 bytes, as above) in rows3 (row 0 empty), and b2 in that row's lo..hi
-// gives values[base + b2].
+// single_hi (single_lo > single_hi: none). A lead byte's row (DecodeRow)
+// has a base and the bytes lo and hi: the two bytes b t are a code when
+// lo <= t <= hi, and values[base + t] is then its value: 0 none, D800..DFFF
+// an index into the wide entries (not for the kernel), any other the code
+// point. row_bytes holds the rows of the 128 high bytes as four planes of
+// 128 bytes by b & 0x7F, which the kernel looks up in registers: lo, hi,
+// and the low and high byte of base mod 2^16 (every values[base + t] of a
+// row is below values[65536], so base + t mod 2^16 is the index; the
+// family gives the kernel only such tables). An empty row has lo 1, hi 0.
+// lead_ok[b & 0x7F] (128 bytes, 0 or 1): high byte b has a row that is not
+// empty; trail_ok[t] (256 bytes): t is in some row. A character whose bytes
+// fail these is stopped before without a look at the rows (GB18030's
+// four-byte codes). ss3_rows, for EUC_JP and EUC_JIS_2004 (else null):
+// their three-byte codes 8F b1 b2, a byte that is never anything but such
+// a lead in valid text; ss3_rows[b1] is the index of a row (8 bytes: a
+// uint32 base, then lo and hi) in rows3 (row 0 empty), and b2 in that
+// row's lo..hi gives values[base + b2].
 struct TwoByteTables {
   const std::uint16_t* one;
-  const void* rows;
+  const std::uint8_t* row_bytes;
   const std::uint16_t* values;
   unsigned single_lo, single_hi;
   const std::uint8_t* lead_ok;

@@ -72,6 +72,16 @@ PGCODEC_TARGET_AVX512_VBMI2 inline std::size_t store(void* out, __m512i c, __mma
   return static_cast<std::size_t>(_mm_popcnt_u32(keep));
 }
 
+// The 16 bytes at p (64-byte aligned storage), one a lane.
+PGCODEC_TARGET_AVX512_VBMI2 inline __m512i widen16(const unsigned char* p) {
+  return _mm512_maskz_cvtepu8_epi32(0xFFFF, _mm_load_si128(reinterpret_cast<const __m128i*>(p)));
+}
+
+// The k-th 64 bytes of t.row_bytes.
+PGCODEC_TARGET_AVX512_VBMI2 inline __m512i plane(const TwoByteTables& t, unsigned k) {
+  return _mm512_loadu_si512(t.row_bytes + 64 * k);
+}
+
 // A block of 64 bytes with no high byte and no NUL, as it is.
 PGCODEC_TARGET_AVX512_VBMI2 inline void store_ascii(void* out, __m512i v, unsigned unit) {
   auto* o = static_cast<char*>(out);
@@ -101,12 +111,16 @@ std::size_t two_byte_decode_avx512(const TwoByteTables& t, const unsigned char* 
   const __m512i single_lo = _mm512_set1_epi8(static_cast<char>(t.single_lo));
   const __m512i single_hi = _mm512_set1_epi8(static_cast<char>(t.single_hi));
   const __m512i lim = _mm512_set1_epi32(static_cast<int>(limit));
-  const auto* rows = static_cast<const char*>(t.rows);
   const __m512i lead_ok0 = _mm512_loadu_si512(t.lead_ok), lead_ok1 = _mm512_loadu_si512(t.lead_ok + 64);
   const __m512i trail_ok0 = _mm512_loadu_si512(t.trail_ok), trail_ok1 = _mm512_loadu_si512(t.trail_ok + 64);
   const __m512i trail_ok2 = _mm512_loadu_si512(t.trail_ok + 128), trail_ok3 = _mm512_loadu_si512(t.trail_ok + 192);
   const auto* rows3 = static_cast<const char*>(t.rows3);
+  // The rows as byte planes (lo, hi, base's low and high byte), looked up
+  // with vpermi2b per block: two gathers fewer per 16 characters.
+  const __m512i lo0 = plane(t, 0), lo1 = plane(t, 1), hi0 = plane(t, 2), hi1 = plane(t, 3);
+  const __m512i bl0 = plane(t, 4), bl1 = plane(t, 5), bh0 = plane(t, 6), bh1 = plane(t, 7);
   alignas(64) unsigned char firsts[64], seconds[64], thirds[64];
+  alignas(64) unsigned char los[64], his[64], base_lows[64], base_highs[64];
   std::size_t i = 0, w = 0;
   while (n - i >= 66 && cap - w >= room) {
     const __m512i v = _mm512_loadu_si512(in + i);
@@ -146,7 +160,12 @@ std::size_t two_byte_decode_avx512(const TwoByteTables& t, const unsigned char* 
     if (stop < 16) break;
     const std::uint64_t starts = ~trail & _bzhi_u64(~0ull, stop);
     const auto count = static_cast<unsigned>(_mm_popcnt_u64(starts));
-    _mm512_store_si512(firsts, _mm512_maskz_compress_epi8(starts, v));
+    const __m512i first_bytes = _mm512_maskz_compress_epi8(starts, v);
+    _mm512_store_si512(firsts, first_bytes);
+    _mm512_store_si512(los, _mm512_permutex2var_epi8(lo0, first_bytes, lo1));
+    _mm512_store_si512(his, _mm512_permutex2var_epi8(hi0, first_bytes, hi1));
+    _mm512_store_si512(base_lows, _mm512_permutex2var_epi8(bl0, first_bytes, bl1));
+    _mm512_store_si512(base_highs, _mm512_permutex2var_epi8(bh0, first_bytes, bh1));
     _mm512_store_si512(seconds, _mm512_maskz_compress_epi8(starts, next));
     const std::uint64_t leads = _pext_u64(lead, starts), singles_at = _pext_u64(single, starts);
     const std::uint64_t threes = _pext_u64(ss3, starts);
@@ -162,22 +181,25 @@ std::size_t two_byte_decode_avx512(const TwoByteTables& t, const unsigned char* 
       // The lead byte's row: base, then lo and hi; for a three-byte code,
       // the row its second byte picks, and its third byte in it.
       const auto m3 = static_cast<__mmask16>(threes >> g);
-      const auto m2 = static_cast<__mmask16>(lm & ~m3);
-      __m512i base = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), m2, b, rows, 8);
-      __m512i lohi = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), m2, b, rows + 4, 8);
+      const __m512i low8 = _mm512_set1_epi32(0xFF);
+      __m512i lo = widen16(los + g), hi = widen16(his + g);
+      __m512i base =
+          _mm512_or_si512(widen16(base_lows + g), _mm512_maskz_slli_epi32(0xFFFF, widen16(base_highs + g), 8));
       __m512i last = b1;
       if (m3) {
         const __m512i row = gather_u16(t.ss3_rows, b1, m3);
         base = _mm512_mask_i32gather_epi32(base, m3, row, rows3, 8);
-        lohi = _mm512_mask_i32gather_epi32(lohi, m3, row, rows3 + 4, 8);
-        last = _mm512_mask_mov_epi32(
-            b1, m3, _mm512_maskz_cvtepu8_epi32(0xFFFF, _mm_load_si128(reinterpret_cast<const __m128i*>(thirds + g))));
+        const __m512i lohi = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), m3, row, rows3 + 4, 8);
+        lo = _mm512_mask_mov_epi32(lo, m3, _mm512_and_si512(lohi, low8));
+        hi = _mm512_mask_mov_epi32(hi, m3, _mm512_and_si512(_mm512_maskz_srli_epi32(0xFFFF, lohi, 8), low8));
+        last = _mm512_mask_mov_epi32(b1, m3, widen16(thirds + g));
       }
-      const __m512i lo = _mm512_and_si512(lohi, _mm512_set1_epi32(0xFF));
-      const __m512i hi = _mm512_and_si512(_mm512_maskz_srli_epi32(0xFFFF, lohi, 8), _mm512_set1_epi32(0xFF));
       const __mmask16 in_row = _mm512_mask_cmple_epu32_mask(_mm512_mask_cmpge_epu32_mask(lm, last, lo), last, hi);
+      // A two-byte row's base is kept mod 2^16 in the planes.
+      const __m512i idx = _mm512_mask_and_epi32(_mm512_add_epi32(base, last), static_cast<__mmask16>(~m3),
+                                                _mm512_add_epi32(base, last), _mm512_set1_epi32(0xFFFF));
       __m512i c = _mm512_maskz_mov_epi32(static_cast<__mmask16>(~(lm | sm)), b);  // ASCII
-      c = _mm512_mask_mov_epi32(c, in_row, gather_u16(t.values, _mm512_add_epi32(base, last), in_row));
+      c = _mm512_mask_mov_epi32(c, in_row, gather_u16(t.values, idx, in_row));
       if (sm) {
         c = _mm512_mask_mov_epi32(c, sm, gather_u16(t.one, _mm512_and_si512(b, _mm512_set1_epi32(0x7F)), sm));
       }
