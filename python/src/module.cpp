@@ -120,7 +120,7 @@ PyMODINIT_FUNC PyInit__pgcodec() {
   PyObject* m = PyModule_Create(&module_def);
   if (!m) return nullptr;
   // The library's version (pgcodec_version(): project(VERSION), its one place).
-  if (!init_codec_type(m) || !init_stream_types(m) ||
+  if (!init_identities() || !init_codec_type(m) || !init_stream_types(m) ||
       PyModule_AddStringConstant(m, "__version__", pgcodec_version()) < 0) {
     Py_DECREF(m);
     return nullptr;

@@ -61,7 +61,7 @@ PyObject* codec_copy_unescape(PyObject* self, PyObject* const* args, Py_ssize_t 
 
 // text.cpp: str objects straight from and into the library's code units.
 // What the library says of the code points U+0001..U+00FF in an encoding
-// (asked once per encoding, then kept): they encode to the bytes of their
+// (asked of every encoding at the module's initialisation, then kept): they encode to the bytes of their
 // own values (ASCII: every encoding; U+0080..U+00FF too: LATIN1), and bytes
 // 01..FF decode to nothing above U+00FF (LATIN1). The module's copies and
 // the kind of a decoded str rest on these answers, never on a table.
@@ -77,7 +77,13 @@ struct Identity {
   // GCC's code), 6 % of an 8-byte encode when asked at every call.
   std::uint8_t encode_factor[4];
 };
-const Identity& identity(const Codec& c);
+// Every encoding's, by to_int(Encoding): filled by init_identities.
+extern Identity identities[encoding_count];
+bool init_identities();
+// An array read, inlined: asked lazily through a function (a 2.5 KB stack
+// frame for the first call's buffers), it cost 3 ns of an 8-byte decode
+// (perf: 8 %) and was asked twice in each encode.
+inline const Identity& identity(const Codec& c) { return identities[to_int(c.encoding())]; }
 // decode_str: one pass of the library's decoder into a new str, `str` (of
 // the input converted, the Result's consumed bytes; with status == Error,
 // the text before the error). `str` is nullptr with an exception set only

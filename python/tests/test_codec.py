@@ -381,6 +381,29 @@ class CodecApi(unittest.TestCase):
                                  (utf8.exception.offset, str(utf8.exception)), name)
                 self.assertEqual(c.decode(data, "replace"), c._decode_to_utf8(data, "replace").decode(), name)
 
+    def test_short_scan_every_position(self) -> None:
+        # The short path's one scan for NUL and for a byte above 7F reads a
+        # word at a time and the last bytes apart: a NUL or a high byte at
+        # each position of each length up to three words, in ASCII and in
+        # LATIN1 (whose str is Latin-1 exactly when a byte is above 7F: a
+        # str of the wrong kind does not compare equal).
+        for name in ("SQL_ASCII", "LATIN1", "UTF8", "SJIS"):
+            c = pgcodec.lookup(name)
+            for n in range(1, 25):
+                for p in range(n):
+                    for b in (b"\x00", b"\xe9", b"\x7f", b"\x01"):
+                        data = b"a" * p + b + b"z" * (n - p - 1)
+                        try:
+                            want = c._decode_to_utf8(data).decode()
+                        except pgcodec.DecodeError as e:
+                            with self.assertRaises(pgcodec.DecodeError) as ours:
+                                c.decode(data)
+                            self.assertEqual((ours.exception.offset, str(ours.exception)), (e.offset, str(e)),
+                                             (name, data))
+                            continue
+                        self.assertEqual(c.decode(data), want, (name, data))
+                        self.assertEqual(c.decode(data).isascii(), want.isascii(), (name, data))
+
     def test_long_single_byte(self) -> None:
         # A single-byte encoding's long input is decoded straight into a str
         # of one character a byte (python/src/text.cpp, decode_str): widened
