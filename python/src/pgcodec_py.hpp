@@ -71,6 +71,9 @@ struct Identity {
   bool latin1_decodes;
   bool ascii_decodes;    // bytes 01..7F decode to U+0001..U+007F
   bool latin1_identity;  // bytes 01..FF decode to U+0001..U+00FF (LATIN1)
+  // Short input decodes into UTF-32 at once, not UCS-2 first (see
+  // decode_small): the encodings with four-byte characters.
+  bool short_into_utf32;
   // Bytes a unit at most, encoding from each UnitForm (indexed by it):
   // Codec::max_encoded_units_size(1, form), asked once. That call costs 7
   // ns (its std::optional comes back through a store-forwarding stall in

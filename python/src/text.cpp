@@ -7,8 +7,8 @@
 // its widest (PEP 393), and must be made in that kind. Input of ASCII
 // bytes, or of an encoding with nothing above U+00FF (LATIN1), says its
 // kind: the str is made first and the library decodes straight into it. Up
-// to 256 bytes otherwise decode_str decodes on the stack (UTF-32) and makes
-// the str once, in the kind its widest character needs
+// to 256 bytes otherwise decode_str decodes on the stack (UCS-2, or UTF-32
+// first where the encoding has four-byte characters) and makes the str once, in the kind its widest character needs
 // (decode_small). Up to 32 KiB: its first 256 bytes are decoded on the
 // stack (into Latin-1 units, UCS-2 if they need it, UTF-32 if that does not
 // do), and the str is made for the rest in the kind they need; the library stops with
@@ -96,8 +96,8 @@ Result run_decode(const Codec& c, std::string_view in, void* data, std::size_t c
   return r;
 }
 
-// Up to this many input bytes, decode_str decodes on the stack (into
-// UTF-32) and makes the str once, of the kind its widest character needs:
+// Up to this many input bytes, decode_str decodes on the stack (into UCS-2
+// or UTF-32: see decode_small) and makes the str once, of the kind its widest character needs:
 // for short text one allocation and one narrowing copy cost less than the
 // widening steps (each a new str) that a wide first character would take.
 constexpr std::size_t kSmallDecode = 256;
@@ -199,16 +199,39 @@ PyObject* str_of(const U* units, std::size_t n, std::size_t alloc) {
 // place it is read field by field, while a copy of it right after the call
 // loads 16 bytes that the library stored in smaller pieces a moment before
 // (a store-forwarding stall: 12 % of an 8-byte decode in perf).
-// Into UTF-32, whatever the text: one call of the library, where decoding
-// into UCS-2 first took a second call (and a widening copy) for any text
-// with a character above U+FFFF. Measured, interleaved, against UCS-2 first
-// (release build, the benchmark's texts): GB18030 random 8 B 98 -> 65 ns,
-// UTF8 mixed scripts 100 B 391 -> 274, UTF8 kanji 8 B 61 -> 52; two-byte
-// CJK, which never needed UTF-32, 1.5-2.5 % slower at 100 B (BIG5 337 ->
-// 341, JOHAB 341 -> 350), the same at 8 B.
+// Into UTF-32 at once where the encoding has four-byte characters (UTF8,
+// GB18030, EUC_TW, MULE_INTERNAL; see Identity::short_into_utf32): UCS-2
+// first took a second call of the library (and a widening copy) for any
+// text with a character above U+FFFF, and the library's UTF-8 decoder is
+// the faster into UTF-32 anyway. Measured, interleaved, against UCS-2
+// first (release build, the benchmark's texts): GB18030 random 8 B 98 ->
+// 65 ns, UTF8 mixed scripts 100 B 391 -> 274, UTF8 kanji 8 B 61 -> 52. The
+// two-byte families stay UCS-2 first: into UTF-32 their 8-byte decodes
+// took 7-10 ns more (EUC_KR 77 -> 82, BIG5 75 -> 86 in the benchmark).
 Result decode_small(const Codec& c, std::string_view in, ErrorMode mode, bool final, PyObject*& str) {
+  if (identity(c).short_into_utf32) {
+    char32_t u32[kSmallDecode];
+    const Result r = c.decode_units(in, {u32, in.size(), UnitForm::Utf32, 0x10FFFF}, mode, final);
+    str = str_of(u32, r.written, r.written);
+    return r;
+  }
+  char16_t u16[kSmallDecode];
+  Result r = c.decode_units(in, {u16, in.size(), UnitForm::Ucs2, 0xFFFF}, mode, final);
+  if (r.status != Status::Wider) {
+    str = str_of(u16, r.written, r.written);
+    return r;
+  }
+  // A character above U+FFFF (EUC_JIS_2004, SHIFT_JIS_2004's few): what
+  // came before it widened, the rest decoded after it (not the whole input
+  // again).
   char32_t u32[kSmallDecode];
-  const Result r = c.decode_units(in, {u32, in.size(), UnitForm::Utf32, 0x10FFFF}, mode, final);
+  const std::size_t in_done = r.consumed, out_done = r.written;
+  for (std::size_t i = 0; i < out_done; ++i) u32[i] = u16[i];
+  r = c.decode_units(in.substr(in_done), {u32 + out_done, in.size() - out_done, UnitForm::Utf32, 0x10FFFF}, mode,
+                     final);
+  r.consumed += in_done;
+  r.written += out_done;
+  if (r.status == Status::Error) r.error.offset += in_done;
   str = str_of(u32, r.written, r.written);
   return r;
 }
@@ -243,6 +266,8 @@ bool init_identities() {
     };
     id.ascii_decodes = decodes_to_itself(127);
     id.latin1_identity = decodes_to_itself(255);
+    // SQL_ASCII's bytes decode as UTF-8: four bytes a character at most.
+    id.short_into_utf32 = info(c.encoding()).max_char_length >= 4 || c.encoding() == Encoding::SQL_ASCII;
     for (const UnitForm f : {UnitForm::Latin1, UnitForm::Ucs2, UnitForm::Utf16, UnitForm::Utf32}) {
       const std::optional<std::size_t> k = c.max_encoded_units_size(1, f);
       if (!k || *k > 255) {

@@ -256,12 +256,20 @@ struct Backoff {
 // where it has none. Out of line, so that the fast loop's registers stay
 // its own (inlined, the character-by-character loop ran 11 % slower on
 // text the blocks do not take).
+// The encoding's BlockInfo is looked up at the first step, not when the
+// decoder starts: input shorter than a block never steps (perf: the lookup
+// and the call were 5 % of an 8-byte EUC_KR decode).
 template <class S>
 struct Blocks {
   const MultibyteDense& d;
-  const BlockInfo& info;
-  Backoff backoff;
-  Blocks(const MultibyteDense& dense, const BlockInfo& i) noexcept : d(dense), info(i), backoff(i.blocks) {}
+  const Encoding enc;
+  const BlockInfo* info_ = nullptr;
+  Backoff backoff{true};
+  Blocks(const MultibyteDense& dense, Encoding e) noexcept : d(dense), enc(e) {}
+
+  // Whether step is worth calling at fi: not where fewer bytes than a
+  // block are left (step would take none), nor while backing off.
+  bool due(std::size_t fi, std::size_t n) const noexcept { return n - fi >= 64 && backoff.due(fi); }
 
   // The blocks from fi on; returns the new fi (fw advanced). A block of
   // ASCII counts as a short one (Backoff): the ASCII kernel's runs take it
@@ -269,6 +277,14 @@ struct Blocks {
   [[gnu::noinline]] std::size_t step(const kernels::Kernel& k, const unsigned char* p, std::size_t n,
                                      std::size_t fi, typename S::Unit* ob, std::size_t cap, std::size_t& fw,
                                      char32_t limit) noexcept {
+    if (!info_) {
+      info_ = &block_info_of(enc);
+      if (!info_->blocks) {
+        backoff = Backoff(false);
+        return fi;
+      }
+    }
+    const BlockInfo& info = *info_;
     const std::size_t at = fi;
     // At least two blocks' worth: a short text that the blocks stop in
     // early (random EUC_JP of 100 bytes) pays the kernel's set-up for
@@ -344,11 +360,11 @@ Result decode_to(const CodecRow& row, std::string_view in, S sink, typename S::U
       // every one against the grammar).
       const ThreeByteCodes three(d);
       const bool has_linear = d.decode_linear.run_count != 0;
-      Blocks<S> blocks(d, block_info_of(enc));
+      Blocks<S> blocks(d, enc);
       std::size_t fi = i, fw = w;
       while (fi < n) {
         // The blocks, unless the last ones stopped early (Blocks::step).
-        if (blocks.backoff.due(fi)) {
+        if (blocks.due(fi, n)) {
           fi = blocks.step(k, p, n, fi, ob, cap, fw, limit);
           if (fi == n) break;
         }
