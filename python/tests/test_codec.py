@@ -404,6 +404,36 @@ class CodecApi(unittest.TestCase):
                         self.assertEqual(c.decode(data), want, (name, data))
                         self.assertEqual(c.decode(data).isascii(), want.isascii(), (name, data))
 
+    def test_medium_input_head(self) -> None:
+        # From 257 bytes to 32 KiB the first 256 bytes are decoded on the
+        # stack first (python/src/text.cpp, decode_str: into UTF-32 at once
+        # for encodings with four-byte characters, Latin-1 / UCS-2 / UTF-32
+        # in turn for the rest) and the str is made in the kind they need:
+        # a wider character or an error before, at and after the head's end,
+        # a character cut by it, strict and replace, as the UTF-8 path.
+        for name, wides in (("UTF8", "é中😀"), ("GB18030", "é中😀"), ("EUC_JIS_2004", "中𠀋"),
+                            ("SJIS", "ｱ中"), ("EUC_KR", "한")):
+            c = pgcodec.lookup(name)
+            for at in (0, 1, 128, 254, 255, 256, 257, 600):
+                for w in wides:
+                    for fill in ("a", "中" if name != "EUC_KR" else "한"):
+                        body = c.encode(fill * 400)
+                        data = body[:at] if len(c.encode(fill)) == 1 else c.encode(fill * (at // 2))
+                        data = data + c.encode(w) + body
+                        self.assertEqual(c.decode(data), c._decode_to_utf8(data).decode(), (name, at, w, fill))
+                        bad = data[:at] + b"\xff" + data[at:]
+                        try:
+                            want = c._decode_to_utf8(bad).decode()
+                        except pgcodec.DecodeError as e:
+                            with self.assertRaises(pgcodec.DecodeError) as ours:
+                                c.decode(bad)
+                            self.assertEqual((ours.exception.offset, str(ours.exception)), (e.offset, str(e)),
+                                             (name, at, w, fill))
+                        else:
+                            self.assertEqual(c.decode(bad), want, (name, at, w, fill))
+                        self.assertEqual(c.decode(bad, "replace"), c._decode_to_utf8(bad, "replace").decode(),
+                                         (name, at, w, fill))
+
     def test_long_single_byte(self) -> None:
         # A single-byte encoding's long input is decoded straight into a str
         # of one character a byte (python/src/text.cpp, decode_str): widened
