@@ -61,10 +61,11 @@ PyObject* codec_copy_unescape(PyObject* self, PyObject* const* args, Py_ssize_t 
 
 // text.cpp: str objects straight from and into the library's code units.
 // What the library says of the code points U+0001..U+00FF in an encoding
-// (asked of every encoding at the module's initialisation, then kept): they encode to the bytes of their
-// own values (ASCII: every encoding; U+0080..U+00FF too: LATIN1), and bytes
-// 01..FF decode to nothing above U+00FF (LATIN1). The module's copies and
-// the kind of a decoded str rest on these answers, never on a table.
+// (asked of every encoding at the module's initialisation, then kept):
+// they encode to the bytes of their own values (ASCII: every encoding;
+// U+0080..U+00FF too: LATIN1), and bytes 01..FF decode to nothing above
+// U+00FF (LATIN1). The module's copies and the kind of a decoded str rest
+// on these answers, never on a table.
 struct Identity {
   bool ascii_encodes;
   bool latin1_encodes;

@@ -99,9 +99,10 @@ Result run_decode(const Codec& c, std::string_view in, void* data, std::size_t c
 }
 
 // Up to this many input bytes, decode_str decodes on the stack (into UCS-2
-// or UTF-32: see decode_small) and makes the str once, of the kind its widest character needs:
-// for short text one allocation and one narrowing copy cost less than the
-// widening steps (each a new str) that a wide first character would take.
+// or UTF-32: see decode_small) and makes the str once, of the kind its
+// widest character needs: for short text one allocation and one narrowing
+// copy cost less than the widening steps (each a new str) that a wide
+// first character would take.
 constexpr std::size_t kSmallDecode = 256;
 
 // Below this many bytes, ASCII input (Latin-1 in LATIN1) whose bytes the
@@ -269,7 +270,8 @@ bool init_identities() {
     id.ascii_decodes = decodes_to_itself(127);
     id.latin1_identity = decodes_to_itself(255);
     // SQL_ASCII's bytes decode as UTF-8: four bytes a character at most.
-    id.short_into_utf32 = info(c.encoding()).max_char_length >= 4 || c.encoding() == Encoding::SQL_ASCII;
+    id.short_into_utf32 =
+        info(c.encoding()).max_char_length >= 4 || c.encoding() == Encoding::SQL_ASCII;
     for (const UnitForm f : {UnitForm::Latin1, UnitForm::Ucs2, UnitForm::Utf16, UnitForm::Utf32}) {
       const std::optional<std::size_t> k = c.max_encoded_units_size(1, f);
       if (!k || *k > 255) {
@@ -633,37 +635,35 @@ Result decode_str(const Codec& c, std::string_view in, ErrorMode mode, bool fina
     // characters. An error in it: the str of what precedes.
     const std::string_view head_in = in.substr(0, kSmallDecode);
     Result h;
-    Py_UCS1 head1[kSmallDecode];
-    if (id.short_into_utf32) {
-      // Straight into UTF-32, as decode_small (interleaved against the
-      // three tries below, 1 KB: UTF8 mixed scripts 899 -> 731 ns, GB18030
-      // random 2194 -> 2104, UTF8 kanji the same).
+    bool made = false;  // the str, from a try narrower than UTF-32
+    if (!id.short_into_utf32) {
+      // (Where the encoding has four-byte characters, straight into UTF-32
+      // as decode_small: against these tries, interleaved, 1 KB UTF8 mixed
+      // scripts 899 -> 731 ns, GB18030 random 2194 -> 2104, UTF8 kanji the
+      // same.)
+      Py_UCS1 head1[kSmallDecode];
+      h = c.decode_units(head_in, {head1, kSmallDecode, UnitForm::Latin1, 0xFF}, mode, false);
+      if (h.status == Status::Ok) {
+        str = new_str(n, all_ascii(head1, h.written) ? 0x7F : 0xFF);
+        if (str) std::memcpy(PyUnicode_DATA(str), head1, h.written);
+        made = true;
+      } else if (h.status == Status::Wider) {
+        char16_t head2[kSmallDecode];
+        h = c.decode_units(head_in, {head2, kSmallDecode, UnitForm::Ucs2, 0xFFFF}, mode, false);
+        if (h.status == Status::Ok) {
+          str = str_of(head2, h.written, n);
+          made = true;
+        }
+      }
+      if (!made && h.status != Status::Wider) return decode_small(c, head_in, mode, false, str);
+    }
+    if (!made) {
       char32_t head4[kSmallDecode];
       h = c.decode_units(head_in, {head4, kSmallDecode, UnitForm::Utf32, 0x10FFFF}, mode, false);
       if (h.status != Status::Ok) return decode_small(c, head_in, mode, false, str);
       str = str_of(head4, h.written, n);
-      if (!str) return Result{};
-    } else if ((h = c.decode_units(head_in, {head1, kSmallDecode, UnitForm::Latin1, 0xFF}, mode, false)).status == Status::Ok) {
-      str = new_str(n, all_ascii(head1, h.written) ? 0x7F : 0xFF);
-      if (!str) return Result{};
-      std::memcpy(PyUnicode_DATA(str), head1, h.written);
-    } else if (h.status == Status::Wider) {
-      char16_t head2[kSmallDecode];
-      h = c.decode_units(head_in, {head2, kSmallDecode, UnitForm::Ucs2, 0xFFFF}, mode, false);
-      if (h.status == Status::Ok) {
-        str = str_of(head2, h.written, n);
-      } else if (h.status == Status::Wider) {
-        char32_t head4[kSmallDecode];
-        h = c.decode_units(head_in, {head4, kSmallDecode, UnitForm::Utf32, 0x10FFFF}, mode, false);
-        if (h.status != Status::Ok) return decode_small(c, head_in, mode, false, str);
-        str = str_of(head4, h.written, n);
-      } else {
-        return decode_small(c, head_in, mode, false, str);
-      }
-      if (!str) return Result{};
-    } else {
-      return decode_small(c, head_in, mode, false, str);
     }
+    if (!str) return Result{};
     in_done = h.consumed;
     out_done = h.written;
   }
