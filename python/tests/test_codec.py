@@ -355,6 +355,19 @@ class CodecApi(unittest.TestCase):
             got = dec.decode(data[:-1]) + dec.decode(data[-1:], final=True)
             self.assertEqual(got, "中" * 40000, name)
 
+    def assert_decodes_as_utf8_path(self, c, data: bytes, msg) -> str | None:
+        """decode(data) is the UTF-8 path's text decoded, or raises its
+        error (the same offset and message); returns the text, or None."""
+        try:
+            want = c._decode_to_utf8(data).decode()
+        except pgcodec.DecodeError as e:
+            with self.assertRaises(pgcodec.DecodeError) as ours:
+                c.decode(data)
+            self.assertEqual((ours.exception.offset, str(ours.exception)), (e.offset, str(e)), msg)
+            return None
+        self.assertEqual(c.decode(data), want, msg)
+        return want
+
     def test_short_copies(self) -> None:
         # Short ASCII input (Latin-1 in LATIN1) is copied into its str where
         # the library decodes those bytes to themselves (python/src/text.cpp,
@@ -364,14 +377,7 @@ class CodecApi(unittest.TestCase):
             c = pgcodec.lookup(name)
             for data in (b"a", b"plain ascii, 0-9 ~\x7f", bytes(range(1, 128)), bytes(range(1, 256)),
                          bytes(range(1, 256)) * 3):
-                try:
-                    want = c._decode_to_utf8(data).decode()
-                except pgcodec.DecodeError as e:
-                    with self.assertRaises(pgcodec.DecodeError) as ours:
-                        c.decode(data)
-                    self.assertEqual((ours.exception.offset, str(ours.exception)), (e.offset, str(e)), name)
-                    continue
-                self.assertEqual(c.decode(data), want, (name, data[:8]))
+                self.assert_decodes_as_utf8_path(c, data, (name, data[:8]))
             for data in (b"\x00", b"ab\x00c", b"\xe9\x00", b"x" * 300 + b"\x00" + b"y" * 100):
                 with self.assertRaises(pgcodec.DecodeError) as ours:
                     c.decode(data)
@@ -393,16 +399,9 @@ class CodecApi(unittest.TestCase):
                 for p in range(n):
                     for b in (b"\x00", b"\xe9", b"\x7f", b"\x01"):
                         data = b"a" * p + b + b"z" * (n - p - 1)
-                        try:
-                            want = c._decode_to_utf8(data).decode()
-                        except pgcodec.DecodeError as e:
-                            with self.assertRaises(pgcodec.DecodeError) as ours:
-                                c.decode(data)
-                            self.assertEqual((ours.exception.offset, str(ours.exception)), (e.offset, str(e)),
-                                             (name, data))
-                            continue
-                        self.assertEqual(c.decode(data), want, (name, data))
-                        self.assertEqual(c.decode(data).isascii(), want.isascii(), (name, data))
+                        want = self.assert_decodes_as_utf8_path(c, data, (name, data))
+                        if want is not None:
+                            self.assertEqual(c.decode(data).isascii(), want.isascii(), (name, data))
 
     def test_medium_input_head(self) -> None:
         # From 257 bytes to 32 KiB the first 256 bytes are decoded on the
@@ -422,15 +421,7 @@ class CodecApi(unittest.TestCase):
                         data = data + c.encode(w) + body
                         self.assertEqual(c.decode(data), c._decode_to_utf8(data).decode(), (name, at, w, fill))
                         bad = data[:at] + b"\xff" + data[at:]
-                        try:
-                            want = c._decode_to_utf8(bad).decode()
-                        except pgcodec.DecodeError as e:
-                            with self.assertRaises(pgcodec.DecodeError) as ours:
-                                c.decode(bad)
-                            self.assertEqual((ours.exception.offset, str(ours.exception)), (e.offset, str(e)),
-                                             (name, at, w, fill))
-                        else:
-                            self.assertEqual(c.decode(bad), want, (name, at, w, fill))
+                        self.assert_decodes_as_utf8_path(c, bad, (name, at, w, fill))
                         self.assertEqual(c.decode(bad, "replace"), c._decode_to_utf8(bad, "replace").decode(),
                                          (name, at, w, fill))
 
