@@ -37,9 +37,7 @@ USABLE = [e for e in pgcodec.encodings()
 
 # Server side: rows of (bytes in ENC) -> the text the server holds, and the
 # same text as UTF-8 bytes, which reach the client whatever its encoding.
-# Arrays go as binary parameters (%b): psycopg's text-format array dumper
-# and loader work on the encoded bytes and break on a trail byte 0x5c, which
-# SJIS, BIG5, GBK, UHC, JOHAB, GB18030 and SHIFT_JIS_2004 have.
+# Arrays go as binary parameters (%b), which carry each element whole.
 HELD = ("SELECT convert_from(b, %(enc)s) AS t, convert_to(convert_from(b, %(enc)s), 'UTF8') AS u "
         "FROM unnest(%(chars)b::bytea[]) WITH ORDINALITY AS x(b, n) ORDER BY n")
 
@@ -132,14 +130,37 @@ class Parameters(unittest.TestCase):
 
 
     def test_arrays_with_trail_byte_0x5c(self):
-        # SJIS 95 5c is U+8868. psycopg's text-format array loader and dumper
-        # parse the encoded bytes and take that 0x5c for a backslash, with
-        # pgcodec or without; the binary format carries each element whole.
-        with connect("SJIS", install=True) as conn:
+        # psycopg's text-format array loader and dumper parse the encoded
+        # bytes and take a trail byte 0x5c for a backslash (SJIS 95 5c is
+        # U+8868); install() parses and builds text arrays as str. Each
+        # encoding with such characters: text and binary results, text and
+        # binary parameters, flat and nested, quoting and NULL.
+        for enc in USABLE:
+            chars = trail_5c_characters(enc, 3)
+            if not chars:
+                continue
+            a, b, c = (chars * 3)[:3]
+            flat = [a, b, c, a + "\\", '"' + b, "x y", "", "NULL", "null", None, "{x}", "p,q", c * 2]
+            nested = [[a, "\\"], [None, c + ","]]
+            with self.subTest(enc=enc), connect(enc, install=True) as conn:
+                for value in (flat, nested, []):
+                    for binary in (False, True):
+                        row = conn.cursor(binary=binary).execute(
+                            "SELECT %t::text[], %b::text[], %t::text[] = %b::text[], %t::varchar[]",
+                            [value] * 5).fetchone()
+                        self.assertEqual(row, (value, value, True, value))
+                # An array the server writes, its quoting and dimensions.
+                got = conn.execute("SELECT ARRAY[%s, NULL, '', 'a b', '\\', '\"'], "
+                                   "'[0:1]={x,y}'::text[], ARRAY[%s::name], ARRAY[%s::bpchar(3)]",
+                                   [a, b, c]).fetchone()
+                self.assertEqual(got, ([a, None, "", "a b", "\\", '"'], ["x", "y"], [b], [c + "  "]))
+
+    def test_arrays_with_trail_byte_0x5c_break_without_pgcodec(self):
+        with connect("SJIS", install=False) as conn:
             q = "SELECT ARRAY[chr(34920), 'a'], %b::text[] = ARRAY[chr(34920), 'a']"
             row = conn.cursor(binary=True).execute(q, [["\u8868", "a"]]).fetchone()
             self.assertEqual(row, (["\u8868", "a"], True))
-            with self.assertRaises(pgcodec.DecodeError):
+            with self.assertRaises(UnicodeDecodeError):
                 conn.execute("SELECT ARRAY[chr(34920), 'a']").fetchone()
             with self.assertRaises(psycopg.errors.InvalidTextRepresentation):
                 conn.execute("SELECT %s::text[]", [["\u8868", "a"]])

@@ -7,8 +7,10 @@
 Values of the text types (text, varchar, bpchar, name, "char", unknown, and
 every type psycopg has no loader for, which it loads as text) are decoded,
 and str parameters encoded, with the pgcodec Codec of the connection's
-current client_encoding. Arrays of them come along: psycopg's array loaders
-and dumpers ask the context for the element's loader or dumper.
+current client_encoding. Arrays of them: in binary format psycopg's array
+loaders and dumpers ask the context for the element's; in text format
+pgcodec parses and builds the literal as a str, since psycopg's work on the
+encoded bytes and take a trail byte 0x5C for a backslash.
 
 When the codec is resolved: psycopg makes loader and dumper instances per
 Transformer, that is per query (a cursor makes a new Transformer for each
@@ -47,7 +49,7 @@ from psycopg.pq import Format
 
 from . import UnsupportedEncoding, codec_for_parameter
 
-__all__ = ["install", "enable_missing_encodings", "TextLoader", "TextBinaryLoader",
+__all__ = ["install", "enable_missing_encodings", "TextLoader", "TextBinaryLoader", "TextArrayLoader", "ListDumper",
            "UnsupportedEncoding"]
 
 UNKNOWN_OID = 705  # pg_type 'unknown': not in psycopg's type registry
@@ -171,7 +173,126 @@ def install(context: Any) -> None:
     for name in _TEXT_TYPES:
         adapters.register_loader(name, TextLoader)
         adapters.register_loader(name, TextBinaryLoader)
+    # Text-format arrays of them: parsed and built as str (the binary format
+    # carries each element whole and stays psycopg's).
+    for name in _TEXT_TYPES:
+        adapters.register_loader(adapters.types[name].array_oid, TextArrayLoader)
+    adapters.register_dumper(list, ListDumper)
     _patch_copy()
+
+
+# --- arrays of text, text format ---------------------------------------------
+#
+# psycopg's text-format ListDumper quotes and escapes each element's encoded
+# bytes, and its array loader tokenizes the encoded literal, both before any
+# decode: in SJIS, BIG5, GBK, GB18030, SHIFT_JIS_2004 and JOHAB a trail byte
+# 0x5C is then taken for a backslash (SJIS 95 5C is U+8868). The server
+# converts the literal to its own encoding as a whole and parses that, so here
+# the literal is built, and parsed, as a str: one encode or decode of it all.
+
+import re as _re  # noqa: E402
+
+from psycopg.types.array import ListDumper as _ListDumper  # noqa: E402
+
+# An array literal's tokens, as psycopg and array_in read them: a brace, a
+# quoted element (backslash escapes) or an unquoted run; then the delimiter.
+_ARRAY_TOKEN = _re.compile(r'([{}]|"(?:[^"\\]|\\.)*"|[^"{},\\]+),?', _re.S)
+_UNESCAPE = _re.compile(r"\\(.)", _re.S)
+# When array_in needs an element quoted: empty, NULL in any case, or holding
+# a brace, the delimiter, a quote, a backslash or white space.
+_NEEDS_QUOTES = _re.compile(r'(?i)^$|["{},\\\s]|^null$')
+_ESCAPE = _re.compile(r'(["\\])')
+
+
+def _parse_text_array(s: str, element) -> list:
+    """The list of a text-format array literal already decoded; `element`
+    makes each non-NULL element's value from its str."""
+    if s.startswith("["):  # [lower:upper]=... dimensions
+        eq = s.find("=")
+        if eq < 0:
+            raise errors.DataError("malformed array: no '=' after dimension information")
+        s = s[eq + 1:]
+    stack: list = []
+    result = None
+    current: list = []
+    for m in _ARRAY_TOKEN.finditer(s):
+        t = m.group(1)
+        if t == "{":
+            if stack:
+                stack[-1].append(current)
+            stack.append(current)
+            current = []
+        elif t == "}":
+            if not stack:
+                raise errors.DataError("malformed array: unexpected '}'")
+            result = stack.pop()
+        elif not stack:
+            raise errors.DataError(f"malformed array: unexpected {t[:10]!r}")
+        elif t == "NULL":
+            stack[-1].append(None)
+        else:
+            stack[-1].append(element(_UNESCAPE.sub(r"\1", t[1:-1]) if t[0] == '"' else t))
+    if result is None:
+        raise errors.DataError("malformed array: no '{'")
+    return result
+
+
+def _latin1_bytes(s: str) -> bytes:
+    return s.encode("latin-1")
+
+
+class TextArrayLoader(Loader):
+    """Loads a text-format array of a text type: the whole literal decoded
+    with the client_encoding's Codec, then parsed as a str. SQL_ASCII keeps
+    psycopg's rule (elements as bytes): the literal is split on its bytes."""
+
+    @property
+    def load(self):  # type: ignore[override]
+        codec = _codec(self)
+        if codec.name == "SQL_ASCII":
+            return lambda data: _parse_text_array(bytes(data).decode("latin-1"), _latin1_bytes)
+        decode = codec.decode
+        return lambda data: _parse_text_array(decode(data), str)
+
+
+class ListDumper(_ListDumper):
+    """psycopg's text-format list dumper, but a list whose elements go
+    through pgcodec's str dumpers is written as a str and encoded once; any
+    other list is psycopg's."""
+
+    def dump(self, obj: list) -> bytes:
+        sub = self.sub_dumper
+        if not isinstance(sub, _StrDumper):
+            return super().dump(obj)
+        delimiter = self.delimiter.decode("ascii")
+        parts: list = []
+
+        def walk(items: list) -> bool:
+            parts.append("{")
+            for item in items:
+                if isinstance(item, list):
+                    if not walk(item):
+                        return False
+                elif item is None:
+                    parts.append("NULL")
+                elif isinstance(item, str):
+                    if "\x00" in item:
+                        raise errors.DataError("PostgreSQL text fields cannot contain NUL (0x00) bytes")
+                    if _NEEDS_QUOTES.search(item) or delimiter in item:
+                        item = '"' + _ESCAPE.sub(r"\\\1", item) + '"'
+                    parts.append(item)
+                else:
+                    return False  # not a str: psycopg's way
+                parts.append(delimiter)
+            if parts[-1] == delimiter:
+                parts[-1] = "}"
+            else:
+                parts.append("}")
+            return True
+
+        if not walk(obj):
+            return super().dump(obj)
+        return sub._encode("".join(parts))
 
 
 # --- COPY, text format ------------------------------------------------------
