@@ -292,6 +292,36 @@ def sent_misreads(encoding: str, pyname: Optional[str], limit: int = 40) -> list
     return out
 
 
+def syntax_trail_characters(encoding: str, per_byte: int = 2) -> list[str]:
+    """Characters of the BMP that PostgreSQL reads back as themselves in
+    `encoding` and whose bytes after the first include one of an array
+    literal's or COPY's ASCII syntax bytes (backslash, quote, braces, comma,
+    white space): what a driver splitting encoded text on bytes misreads.
+    Up to `per_byte` for each such byte found; empty in encodings whose trail
+    bytes cannot be those."""
+    codec = pgcodec.lookup(encoding)
+    syntax = set(b'\\"{},\t\n\r\v\f ')
+    found: dict[int, list[str]] = {}
+    for cp in range(0x80, 0x10000):
+        if 0xD800 <= cp <= 0xDFFF:
+            continue
+        try:
+            b = codec.encode(chr(cp))
+        except pgcodec.EncodeError:
+            continue
+        hits = syntax.intersection(b[1:])
+        if not hits or any(len(found.get(h, ())) >= per_byte for h in hits):
+            continue
+        try:
+            if codec.decode(b) != chr(cp):
+                continue
+        except pgcodec.DecodeError:  # JOHAB writes some it cannot read
+            continue
+        for h in hits:
+            found.setdefault(h, []).append(chr(cp))
+    return sorted({c for chars in found.values() for c in chars})
+
+
 def sample_characters(encoding: str, step: int = 97) -> list[bytes]:
     """Characters across the encoding's repertoire: every step-th code point
     from U+0020 to U+FFFF that PostgreSQL writes in it and reads back as the

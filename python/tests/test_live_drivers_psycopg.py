@@ -140,7 +140,9 @@ class Parameters(unittest.TestCase):
             if not chars:
                 continue
             a, b, c = (chars * 3)[:3]
-            flat = [a, b, c, a + "\\", '"' + b, "x y", "", "NULL", "null", None, "{x}", "p,q", c * 2]
+            # And characters with a trail byte 0x7B, 0x7D or 0x2C (a brace, a comma).
+            others = misreads.syntax_trail_characters(enc)
+            flat = [a, b, c, a + "\\", '"' + b, "x y", "", "NULL", "null", None, "{x}", "p,q", c * 2] + others
             nested = [[a, "\\"], [None, c + ","]]
             with self.subTest(enc=enc), connect(enc, install=True) as conn:
                 for value in (flat, nested, []):

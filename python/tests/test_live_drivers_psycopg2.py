@@ -136,6 +136,53 @@ class PerConnection(unittest.TestCase):
         finally:
             conn.close()
 
+    def test_arrays_with_syntax_bytes_in_trail_bytes(self):
+        # psycopg2's array typecaster splits the encoded literal on its bytes,
+        # so a trail byte 0x5C, 0x7B, 0x7D or 0x2C (SJIS 84 5C is U+042B,
+        # BIG5 A2 7B U+2510) is taken for array syntax. install() reads text
+        # arrays in those encodings as a str. Each encoding psycopg2 can use
+        # with such characters: flat and nested, quoting, NULL, dimensions,
+        # varchar[], name[], bpchar(3)[].
+        tested = []
+        for enc in USABLE:
+            chars = misreads.syntax_trail_characters(enc)
+            if not chars:
+                continue
+            tested.append(enc)
+            a, b = chars[0], chars[-1]
+            flat = chars + [a + "\\", '"' + b, "x y", "", "NULL", "null", None, "{x}", "p,q", b * 2]
+            nested = [[a, "\\"], [None, b + ","]]
+            with self.subTest(enc=enc):
+                conn = connect(enc, install=True)
+                try:
+                    with conn.cursor() as cur:
+                        for value in (flat, nested, []):
+                            cur.execute("SELECT %s::text[], %s::varchar[]", (value, value))
+                            self.assertEqual(cur.fetchone(), (value, value))
+                        cur.execute("SELECT ARRAY[%s, NULL, '', 'a b', '\\', '\"'], '[0:1]={x,y}'::text[], "
+                                    "ARRAY[%s::name], ARRAY[%s::bpchar(3)]", (a, b, a))
+                        self.assertEqual(cur.fetchone(), ([a, None, "", "a b", "\\", '"'], ["x", "y"], [b],
+                                                          [a + "  "]))
+                finally:
+                    conn.close()
+        self.assertEqual(set(tested), {"SJIS", "SHIFT_JIS_2004", "BIG5", "GBK", "GB18030"} & set(USABLE))
+        self.assertIn("SJIS", tested)
+
+    def test_arrays_with_syntax_bytes_in_trail_bytes_break_without_pgcodec(self):
+        conn = connect("SJIS", install=False)
+        try:
+            with conn.cursor() as cur:
+                cur.execute("SELECT ARRAY[chr(1067), 'a']::text")  # U+042B, SJIS 84 5C
+                self.assertEqual(cur.fetchone(), ("{\u042b,a}",))
+                cur.execute("SELECT ARRAY[chr(1067), 'a']")
+                try:
+                    got = cur.fetchone()
+                except UnicodeDecodeError:  # psycopg2 cut the literal inside the character
+                    got = None
+                self.assertNotEqual(got, (["\u042b", "a"],))
+        finally:
+            conn.close()
+
     def test_c_cast_raises_pgcodec_errors(self):
         # PostgreSQL writes some characters in JOHAB as bytes it cannot read
         # back; a value holding one fails in the C cast with pgcodec's error.

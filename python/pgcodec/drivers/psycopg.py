@@ -185,56 +185,12 @@ def install(context: Any) -> None:
 #
 # psycopg's text-format ListDumper quotes and escapes each element's encoded
 # bytes, and its array loader tokenizes the encoded literal, both before any
-# decode: in SJIS, BIG5, GBK, GB18030, SHIFT_JIS_2004 and JOHAB a trail byte
-# 0x5C is then taken for a backslash (SJIS 95 5C is U+8868). The server
-# converts the literal to its own encoding as a whole and parses that, so here
-# the literal is built, and parsed, as a str: one encode or decode of it all.
-
-import re as _re  # noqa: E402
+# decode: a trail byte 0x5C is then taken for a backslash (see
+# pgcodec.drivers._arrays). Here the literal is built, and parsed, as a str.
 
 from psycopg.types.array import ListDumper as _ListDumper  # noqa: E402
 
-# An array literal's tokens, as psycopg and array_in read them: a brace, a
-# quoted element (backslash escapes) or an unquoted run; then the delimiter.
-_ARRAY_TOKEN = _re.compile(r'([{}]|"(?:[^"\\]|\\.)*"|[^"{},\\]+),?', _re.S)
-_UNESCAPE = _re.compile(r"\\(.)", _re.S)
-# When array_in needs an element quoted: empty, NULL in any case, or holding
-# a brace, the delimiter, a quote, a backslash or white space.
-_NEEDS_QUOTES = _re.compile(r'(?i)^$|["{},\\\s]|^null$')
-_ESCAPE = _re.compile(r'(["\\])')
-
-
-def _parse_text_array(s: str, element) -> list:
-    """The list of a text-format array literal already decoded; `element`
-    makes each non-NULL element's value from its str."""
-    if s.startswith("["):  # [lower:upper]=... dimensions
-        eq = s.find("=")
-        if eq < 0:
-            raise errors.DataError("malformed array: no '=' after dimension information")
-        s = s[eq + 1:]
-    stack: list = []
-    result = None
-    current: list = []
-    for m in _ARRAY_TOKEN.finditer(s):
-        t = m.group(1)
-        if t == "{":
-            if stack:
-                stack[-1].append(current)
-            stack.append(current)
-            current = []
-        elif t == "}":
-            if not stack:
-                raise errors.DataError("malformed array: unexpected '}'")
-            result = stack.pop()
-        elif not stack:
-            raise errors.DataError(f"malformed array: unexpected {t[:10]!r}")
-        elif t == "NULL":
-            stack[-1].append(None)
-        else:
-            stack[-1].append(element(_UNESCAPE.sub(r"\1", t[1:-1]) if t[0] == '"' else t))
-    if result is None:
-        raise errors.DataError("malformed array: no '{'")
-    return result
+from ._arrays import build_text_array, parse_text_array  # noqa: E402
 
 
 def _latin1_bytes(s: str) -> bytes:
@@ -250,9 +206,9 @@ class TextArrayLoader(Loader):
     def load(self):  # type: ignore[override]
         codec = _codec(self)
         if codec.name == "SQL_ASCII":
-            return lambda data: _parse_text_array(bytes(data).decode("latin-1"), _latin1_bytes)
+            return lambda data: parse_text_array(bytes(data).decode("latin-1"), _latin1_bytes, errors.DataError)
         decode = codec.decode
-        return lambda data: _parse_text_array(decode(data), str)
+        return lambda data: parse_text_array(decode(data), str, errors.DataError)
 
 
 class ListDumper(_ListDumper):
@@ -264,35 +220,10 @@ class ListDumper(_ListDumper):
         sub = self.sub_dumper
         if not isinstance(sub, _StrDumper):
             return super().dump(obj)
-        delimiter = self.delimiter.decode("ascii")
-        parts: list = []
-
-        def walk(items: list) -> bool:
-            parts.append("{")
-            for item in items:
-                if isinstance(item, list):
-                    if not walk(item):
-                        return False
-                elif item is None:
-                    parts.append("NULL")
-                elif isinstance(item, str):
-                    if "\x00" in item:
-                        raise errors.DataError("PostgreSQL text fields cannot contain NUL (0x00) bytes")
-                    if _NEEDS_QUOTES.search(item) or delimiter in item:
-                        item = '"' + _ESCAPE.sub(r"\\\1", item) + '"'
-                    parts.append(item)
-                else:
-                    return False  # not a str: psycopg's way
-                parts.append(delimiter)
-            if parts[-1] == delimiter:
-                parts[-1] = "}"
-            else:
-                parts.append("}")
-            return True
-
-        if not walk(obj):
+        literal = build_text_array(obj, self.delimiter.decode("ascii"), errors.DataError)
+        if literal is None:  # not all str: psycopg's way
             return super().dump(obj)
-        return sub._encode("".join(parts))
+        return sub._encode(literal)
 
 
 # --- COPY, text format ------------------------------------------------------

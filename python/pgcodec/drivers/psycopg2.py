@@ -20,7 +20,12 @@ than UTF-8 and Latin-1 that costs a bytes object, a Python call and a tuple
 per value. install(connection) also registers on the connection typecasters
 for text, varchar, bpchar, name, "char" and unknown (and their arrays) whose
 C cast function is pgcodec's: psycopg2's fetch loop then hands pgcodec the
-raw bytes, one C call a value. The cast decodes with the Codec of the
+raw bytes, one C call a value. (Arrays of them are psycopg2's own parser
+over those casts, except where a character's trail byte can be a backslash,
+a quote, a brace or a comma -- SJIS, SHIFT_JIS_2004, BIG5, GBK, GB18030 --
+which psycopg2's parser, splitting the encoded literal, misreads:
+there a Python typecaster gets the whole literal decoded and parses it as a
+str, as the server does; see pgcodec.drivers._arrays.) The cast decodes with the Codec of the
 connection's current codec (so it follows set_client_encoding() where that
 codec is pgcodec's, and gives psycopg2's own answer where it is not). psycopg2
 has no C API for this: the setup finds the typecaster's, cursor's and
@@ -51,6 +56,7 @@ import psycopg2.extensions as _ext
 from pgcodec import _pgcodec
 
 from . import UnsupportedEncoding
+from ._arrays import ASCII_SYNTAX_TRAIL_ENCODINGS, parse_text_array
 
 __all__ = ["install", "uninstall", "codec_name", "text_casts_in_c", "UnsupportedEncoding"]
 
@@ -100,6 +106,15 @@ def _never_called(value: Any, cursor: Any) -> Any:
     raise RuntimeError("pgcodec: psycopg2 called the Python cast of a typecaster whose C cast is set")
 
 
+def _text_array_cast(value: Optional[str], cursor: Any) -> Optional[list]:
+    # psycopg2 hands a Python cast the literal decoded with the connection's
+    # codec (pgcodec's, after install): parsed here as a str.
+    return None if value is None else parse_text_array(value, str, psycopg2.DataError)
+
+
+_TEXT_ARRAY = _ext.new_type(TEXT_ARRAY_OIDS, "PGCODEC_TEXTARRAY_STR", _text_array_cast)
+
+
 def _register_text_casts(conn: Any) -> bool:
     """Registers the C-cast text typecasters on conn, whose codec is pgcodec's;
     False (nothing registered) if psycopg2's layout is not the expected one."""
@@ -110,7 +125,8 @@ def _register_text_casts(conn: Any) -> bool:
                                             _ext.UNICODE):
             return False
     _ext.register_type(text, conn)
-    _ext.register_type(_ext.new_array_type(TEXT_ARRAY_OIDS, "PGCODEC_TEXTARRAY", text), conn)
+    if pgcodec.lookup(conn.encoding).name not in ASCII_SYNTAX_TRAIL_ENCODINGS:
+        _ext.register_type(_ext.new_array_type(TEXT_ARRAY_OIDS, "PGCODEC_TEXTARRAY", text), conn)
     _in_c.add(conn)
     return True
 
@@ -152,8 +168,11 @@ def install(scope: Any = None) -> None:
         # through another one: UTF8, or SQL_ASCII when UTF8 is current.
         conn.set_client_encoding("SQL_ASCII" if enc == "UTF8" else "UTF8")
         conn.set_client_encoding(enc)
-    if pgcodec.lookup(enc).name not in ("UTF8", "LATIN1", "SQL_ASCII") and conn not in _in_c:
+    name = pgcodec.lookup(enc).name
+    if name not in ("UTF8", "LATIN1", "SQL_ASCII") and conn not in _in_c:
         _register_text_casts(conn)
+    if name in ASCII_SYNTAX_TRAIL_ENCODINGS:
+        _ext.register_type(_TEXT_ARRAY, conn)
 
 
 def uninstall() -> None:
