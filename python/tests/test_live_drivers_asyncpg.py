@@ -103,6 +103,51 @@ class AsyncpgOwnCodecs(unittest.TestCase):
         run(main())
 
 
+class SettingReader(unittest.TestCase):
+    """install()'s decoder reads client_encoding at each value through
+    _setting_reader: asyncpg's Cython __getattr__ called directly, or plain
+    attribute access where that is not how the settings answer."""
+
+    def test_reads_as_attribute_access_does(self):
+        class ViaGetattr:  # asyncpg 0.27's shape
+            def __init__(self):
+                self.values = {"client_encoding": "SJIS"}
+
+            def __getattr__(self, name):
+                try:
+                    return self.values[name]
+                except KeyError:
+                    raise AttributeError(name) from None
+
+        class ViaProperty:
+            client_encoding = property(lambda self: "BIG5")
+
+        class Disagreeing(ViaProperty):
+            def __getattr__(self, name):
+                return "KOI8R"
+
+        s = ViaGetattr()
+        read = pgdrv._setting_reader(s)
+        self.assertEqual(read("client_encoding"), "SJIS")
+        s.values["client_encoding"] = "EUC_JP"  # follows a change
+        self.assertEqual(read("client_encoding"), "EUC_JP")
+        self.assertEqual(pgdrv._setting_reader(ViaProperty())("client_encoding"), "BIG5")
+        self.assertEqual(pgdrv._setting_reader(Disagreeing())("client_encoding"), "BIG5")
+
+    def test_asyncpg_settings_take_the_direct_route(self):
+        async def main():
+            conn = await connect("SJIS", install=False)
+            try:
+                settings = conn.get_settings()
+                read = pgdrv._setting_reader(settings)
+                self.assertEqual(read, settings.__getattr__)  # not the getattr fallback
+                await conn.execute("SET client_encoding TO 'BIG5'")
+                self.assertEqual(read("client_encoding"), "BIG5")
+            finally:
+                await conn.close()
+        run(main())
+
+
 class WithPgcodec(unittest.TestCase):
     def test_misread_characters_read_right(self):
         usable = [e for e in CLIENT if misreads.driver_codec("asyncpg", e) not in (None, "utf-8")]
