@@ -109,6 +109,62 @@ const ReferenceReport* for_driver(const EncodingReport& e, const std::string& dr
   return nullptr;
 }
 
+// How a driver's own codec does with PostgreSQL's text: "misreads 453 of
+// 7524 and miswrites 12 (12 refused)".
+std::string driver_wrong_text(const ReferenceReport& r) {
+  std::string o = "misreads " + std::to_string(r.reads_wrong) + " of " + std::to_string(r.reads_total);
+  o += " and miswrites " + std::to_string(r.writes_wrong);
+  if (r.writes_refused) o += " (" + std::to_string(r.writes_refused) + " refused)";
+  return o;
+}
+
+bool exact(const ReferenceReport& r) { return r.driver_wrong() == 0 && r.ascii_wrong == 0; }
+
+// The drivers whose choices the atlas records (ReferenceReport::used_by)
+// with their titles.
+const std::pair<const char*, const char*> kDrivers[] = {
+    {"psycopg3", "psycopg 3"}, {"psycopg2", "psycopg2"}, {"asyncpg", "asyncpg"}};
+
+// What a user of `driver` can actually do in this encoding: keep the
+// driver's own codec where it is exact, else what each driver allows (psycopg
+// 3 has no public way to pick a Python codec; psycopg2 takes one through
+// psycopg2.extensions.encodings; asyncpg 0.27 and 0.28 return (str, length)
+// tuples for every client encoding but UTF8) and pgcodec's install().
+std::string driver_advice(const EncodingReport& e, const std::string& driver) {
+  const std::string enc(info(e.encoding).name);
+  const ReferenceReport* r = for_driver(e, driver);
+  if (driver == "asyncpg") {
+    if (e.encoding == Encoding::UTF8)
+      return r && exact(*r) ? "its own decoder (" + r->name.substr(7) + ") is right" : "its own decoder";
+    std::string codec_text = !r        ? "it has no Python codec for " + enc
+                             : exact(*r) ? "its codec, " + r->name.substr(7) + ", would be right"
+                                         : "its codec, " + r->name.substr(7) + ", " + driver_wrong_text(*r);
+    return "use pgcodec, `await pgcodec.drivers.asyncpg.install(conn)` (text, varchar, bpchar), or "
+           "client_encoding UTF8: asyncpg 0.27 and 0.28 return (str, length) tuples for every other "
+           "client encoding (" +
+           codec_text + ")";
+  }
+  if (r && exact(*r)) return "its own codec, " + r->name.substr(7) + ", is right";
+  if (driver == "psycopg3") {
+    if (!r)
+      return "psycopg 3 refuses " + enc + " (no Python codec): `pgcodec.drivers.psycopg.enable_missing_encodings()`, "
+             "then `pgcodec.drivers.psycopg.install(conn)`";
+    return "use pgcodec, `pgcodec.drivers.psycopg.install(conn)`: its own codec, " + r->name.substr(7) + ", " +
+           driver_wrong_text(*r) + ", and psycopg 3 has no public way to pick another";
+  }
+  // psycopg2: another Python codec, where one is exact.
+  if (!r)
+    return "psycopg2 refuses " + enc + " (no Python codec): `pgcodec.drivers.psycopg2.install()` makes it usable";
+  const ReferenceReport* better = nullptr;
+  for (auto& x : e.references)
+    if (x.name.starts_with("python-") && exact(x) && (!better || closer(x, *better))) better = &x;
+  std::string line = "use pgcodec, `pgcodec.drivers.psycopg2.install(conn)`";
+  if (better)
+    line += ", or `psycopg2.extensions.encodings['" + enc + "'] = '" + better->name.substr(7) +
+            "'` before connecting";
+  return line + ": its own codec, " + r->name.substr(7) + ", " + driver_wrong_text(*r);
+}
+
 const ReferenceReport* icu_of(const EncodingReport& e) {
   for (auto& r : e.references)
     if (r.name.starts_with("icu-")) return &r;
@@ -146,7 +202,8 @@ std::string reads_text(const ReferenceReport& r) {
 
 std::string writes_text(const ReferenceReport& r) {
   if (r.writes_wrong == 0) return "writes none wrong";
-  return "miswrites " + std::to_string(r.writes_wrong) + " of " + std::to_string(r.writes_total);
+  return "miswrites " + std::to_string(r.writes_wrong) + " of " + std::to_string(r.writes_total) +
+         (r.writes_refused ? " (" + std::to_string(r.writes_refused) + " refused)" : "");
 }
 
 std::string set_aside_text(const ReferenceReport& r) {
@@ -190,6 +247,8 @@ ordered_json to_json(const Atlas& a) {
     const Recommendation rec = recommend(e);
     je["recommendation"] = {{"use", rec.use}, {"python_codec", rec.codec.empty() ? ordered_json() : ordered_json(rec.codec)},
                             {"line", rec.line}};
+    je["driver_advice"] = ordered_json::object();
+    for (auto& [driver, title] : kDrivers) je["driver_advice"][driver] = driver_advice(e, driver);
     je["references"] = ordered_json::array();
     for (auto& r : e.references) {
       ordered_json jr;
@@ -212,6 +271,7 @@ ordered_json to_json(const Atlas& a) {
                                      {"examples", r.read_examples}};
       jr["writes_for_postgres"] = {{"total", r.writes_total},
                                    {"wrong", r.writes_wrong},
+                                   {"refused", r.writes_refused},
                                    {"postgres_one_way_set_aside", r.writes_postgres_own},
                                    {"rejected_as_from_any_codec_set_aside", r.writes_rejected_anyway},
                                    {"examples", r.write_examples}};
@@ -306,6 +366,7 @@ Atlas from_json(const ordered_json& j) {
       auto& wr = jr.at("writes_for_postgres");
       r.writes_total = wr.at("total").get<std::size_t>();
       r.writes_wrong = wr.at("wrong").get<std::size_t>();
+      r.writes_refused = wr.at("refused").get<std::size_t>();
       r.writes_postgres_own = wr.at("postgres_one_way_set_aside").get<std::size_t>();
       r.writes_rejected_anyway = wr.at("rejected_as_from_any_codec_set_aside").get<std::size_t>();
       r.write_examples = wr.at("examples").get<std::vector<std::string>>();
@@ -403,6 +464,22 @@ std::string markdown(const Atlas& a) {
     << "One line per encoding for a driver author. " << kRecommendationRule << " " << kClosestRule << "\n\n";
   for (auto& e : a.encodings)
     o << "- **" << info(e.encoding).name << "**: " << md_escape(recommend(e).line) << "\n";
+  o << "\n## What a driver's user can do\n\n"
+    << "The line above is for whoever picks a codec. A driver's user gets the codec the driver picks, and "
+       "each driver allows something else: psycopg 3 has no public way to pick a Python codec; psycopg2 "
+       "takes one through `psycopg2.extensions.encodings`; asyncpg 0.27 and 0.28 return (str, length) "
+       "tuples for every client encoding but UTF8. Where the driver's own codec reads and writes every "
+       "character as PostgreSQL does (refusing none), keep it; otherwise what to do (docs/python.md, "
+       "\"Drivers\").\n\n";
+  for (auto& e : a.encodings) {
+    o << "- **" << info(e.encoding).name << "**:";
+    const char* sep = " ";
+    for (auto& [driver, title] : kDrivers) {
+      o << sep << title << ": " << md_escape(driver_advice(e, driver));
+      sep = "; ";
+    }
+    o << "\n";
+  }
   o << "\n## Method\n\n"
     << "For every encoding the server is asked (`convert()`, thousands of inputs per round trip) about "
        "every single byte, every two-byte sequence with a high lead byte, the three- and four-byte spaces "
@@ -421,7 +498,9 @@ std::string markdown(const Atlas& a) {
     << "What a driver author needs is counted apart from the divergences. *Misreads*: of every code point "
        "PostgreSQL writes in the encoding (the characters PostgreSQL sends), those whose bytes the codec "
        "reads as another text or rejects. *Miswrites*: of every code point the codec writes, those "
-       "PostgreSQL stores as another text, or rejects though it has the character. Not counted, and shown "
+       "PostgreSQL stores as another text, or rejects though it has the character; and every code point "
+       "PostgreSQL writes and reads back that the codec refuses to write (a driver cannot send it). Not "
+       "counted, and shown "
        "apart: PostgreSQL's own one-way writes (code points it writes as bytes it reads back as another "
        "code point or rejects; no codec can undo them: a codec that reads such bytes as PostgreSQL does "
        "\"misreads\" them, and one that writes them as PostgreSQL does \"miswrites\" them), bytes "

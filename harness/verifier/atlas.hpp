@@ -33,14 +33,17 @@ struct ReferenceReport {
   // writes (reads_total), those whose bytes the codec reads as another text
   // or rejects (reads_wrong); PostgreSQL's own one-way writes, which it does
   // not read back as the code point either, are set aside
-  // (reads_postgres_own). Writes: of every code point the codec writes
+  // (reads_postgres_own). Writes: of every code point the codec writes, and
+  // every one PostgreSQL writes and reads back that the codec refuses
   // (writes_total), those PostgreSQL stores as another text, or rejects
-  // though it has the character (writes_wrong); set aside are the codec
+  // though it has the character, and those refusals (writes_wrong, of which
+  // writes_refused are refusals); set aside are the codec
   // writing PostgreSQL's own one-way bytes (writes_postgres_own) and bytes
   // PostgreSQL rejects for a character it has no equivalent for, as it
   // would from any codec (writes_rejected_anyway).
   std::size_t reads_total = 0, reads_wrong = 0, reads_postgres_own = 0;
-  std::size_t writes_total = 0, writes_wrong = 0, writes_postgres_own = 0, writes_rejected_anyway = 0;
+  std::size_t writes_total = 0, writes_wrong = 0, writes_refused = 0, writes_postgres_own = 0,
+              writes_rejected_anyway = 0;
   std::vector<std::string> read_examples, write_examples;  // the first few wrong ones
   bool reads_nul = false;  // reads the byte 0x00, which PostgreSQL rejects
   // Of reads_wrong + writes_wrong, those of an ASCII character (U+0001..

@@ -552,8 +552,21 @@ struct Verifier {
     // bytes for a character it has; writing PostgreSQL's own one-way bytes,
     // or bytes it rejects for a character it has no equivalent for (as it
     // would reject any codec's), is set aside.
+    // A refusal counts too: the codec fails to write a character PostgreSQL
+    // writes and reads back as itself (Python's shift_jis refuses U+2460,
+    // which PostgreSQL's SJIS writes as 87 40): the driver cannot send it.
     for (std::size_t i = 0; i < enc_in.size(); ++i) {
-      if (!enc_got[i].ok()) continue;
+      if (!enc_got[i].ok()) {
+        if (!enc_pg[i].ok() || pg_own[i]) continue;
+        ++rr.writes_total;
+        const std::string text = code_points_text(enc_in[i]) + " -> refused (PostgreSQL writes " +
+                                 hex_bytes(enc_pg[i].output) + ")";
+        if (rr.write_examples.size() < 5) rr.write_examples.push_back(text);
+        ascii_case(enc_in[i], "writes " + text);
+        ++rr.writes_wrong;
+        ++rr.writes_refused;
+        continue;
+      }
       ++rr.writes_total;
       const Outcome back = pgcodec_outcome(cd, Direction::Decode, enc_got[i].output);
       if (converts_to(back, enc_in[i])) continue;

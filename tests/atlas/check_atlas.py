@@ -8,7 +8,8 @@ built against atlas.json.
 Checks: every encoding x reference of atlas.json has its cell, with its
 count; the colours follow the counts (zero is the legend's "reads and writes
 all" colour, and a larger count is never lighter); the SJIS row recommends
-cp932, not shift_jis; the page states the rule behind "closest". Exits 0 when
+cp932, not shift_jis; the page states the rule behind "closest"; each
+driver's advice follows the counts (driver_checks). Exits 0 when
 all hold, 1 with one line per failure otherwise, 2 when Chromium cannot run.
 Standard library only.
 """
@@ -228,12 +229,62 @@ def main():
         if "python-shift_jis" in order and order.index("python-cp932") > order.index("python-shift_jis"):
             failures.append("SJIS: shift_jis ranks above cp932: %s" % order)
 
+    failures += driver_checks(atlas, atlas_dir)
+
     for f in failures:
         print("check_atlas: " + f)
     print("check_atlas: %d encodings, %d cells, screenshot %s (%s bytes): %s"
           % (len(page.rows), len(cells), shot, os.path.getsize(shot) if os.path.exists(shot) else "no",
              "FAILED" if failures else "ok"))
     return 1 if failures else 0
+
+
+DRIVERS = ("psycopg3", "psycopg2", "asyncpg")
+
+
+def driver_checks(atlas, atlas_dir):
+    """atlas.json's per-driver advice follows its own counts, and atlas.md
+    shows it: a driver keeps its codec only where that codec gets nothing
+    wrong, refusals included; asyncpg's own decoding only on UTF8. Python's
+    shift_jis (psycopg 3's and asyncpg's SJIS codec) refuses characters
+    PostgreSQL's SJIS writes (U+2460 ...): they count as miswrites."""
+    failures = []
+    with open(os.path.join(atlas_dir, "atlas.md"), encoding="utf-8") as f:
+        md = f.read()
+    for e in atlas["encodings"]:
+        name = e["name"]
+        advice = e.get("driver_advice", {})
+        line = next((l for l in md.splitlines() if l.startswith("- **%s**: psycopg 3: " % name)), None)
+        if line is None:
+            failures.append("%s: no driver line in atlas.md" % name)
+        for d in DRIVERS:
+            a = advice.get(d)
+            if not a:
+                failures.append("%s: no advice for %s" % (name, d))
+                continue
+            if line is not None and a.replace("|", "\\|") not in line:
+                failures.append("%s: atlas.md does not show the %s advice" % (name, d))
+            ref = next((r for r in e["references"] if d in r["used_by"]), None)
+            exact = ref is not None and ref["driver_wrong"] == 0 and ref["ascii_wrong"]["count"] == 0
+            keeps = a.startswith("its own")
+            if d == "asyncpg" and name != "UTF8":
+                exact = False
+            if keeps != exact and not (d == "asyncpg" and name == "UTF8"):
+                failures.append("%s x %s: advice %r, but its codec %s" % (
+                    name, d, a, "is exact" if exact else "is not (or there is none)"))
+            if not keeps and "pgcodec" not in a:
+                failures.append("%s x %s: advice names no way out: %r" % (name, d, a))
+    sjis = next((e for e in atlas["encodings"] if e["name"] == "SJIS"), None)
+    shift_jis = sjis and next((r for r in sjis["references"] if r["name"] == "python-shift_jis"), None)
+    if shift_jis is None:
+        failures.append("SJIS: no python-shift_jis reference")
+    else:
+        w = shift_jis["writes_for_postgres"]
+        if w.get("refused", 0) == 0 or w["wrong"] < w["refused"]:
+            failures.append("SJIS x python-shift_jis: its refusals are not counted as miswrites: %r" % w)
+        if not sjis["driver_advice"]["psycopg3"].startswith("use pgcodec"):
+            failures.append("SJIS: psycopg 3 (shift_jis) is not told to use pgcodec")
+    return failures
 
 
 if __name__ == "__main__":
