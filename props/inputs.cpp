@@ -70,6 +70,7 @@ rc::Gen<std::string> bytes_in(Encoding e) {
       {2, one_of(p.kernel_edges, "a")},
       {1, one_of(p.unmapped, "\x80")},
       {1, one_of(p.past_ends, "\x80")},
+      {1, one_of(p.run_handovers, "a")},
       {1, one_of(p.ascii_trails, "\x80")},
       {1, one_of(p.grammar_edges, "\x80")},
       {1, rc::gen::map(rc::gen::inRange<int>(0x80, 0x100),
@@ -88,6 +89,7 @@ rc::Gen<std::string> utf8_for(Encoding e) {
       {2, one_of(p.kernel_text_edges, "a")},
       {1, one_of(p.overlongs, "\xC0\x80")},
       {1, one_of(p.past_ends_text, "a")},
+      {1, one_of(p.run_handovers_text, "a")},
       {1, one_of(p.foreign, "a")},
       {1, rc::gen::elementOf(harness::malformed_utf8())},
       {1, one_of(p.utf8_edges, "\x80")},
@@ -101,6 +103,7 @@ rc::Gen<std::string> text_in(Encoding e) {
       {4, one_of(p.text, "a")},
       {2, one_of(p.text_edges, "a")},
       {1, one_of(p.kernel_text_edges, "a")},
+      {1, one_of(p.run_handovers_text, "a")},
   }));
 }
 
@@ -135,6 +138,7 @@ std::string dense_chars(const harness::Repertoire& p, bool decoding, std::size_t
                         std::vector<std::size_t>& starts) {
   const std::vector<std::string>& chars = decoding ? p.chars : p.text;
   const std::vector<std::string>& edges = decoding ? p.chars_edges : p.text_edges;
+  const std::vector<std::string>& handovers = decoding ? p.run_handovers : p.run_handovers_text;
   std::string s;
   while (s.size() < want) {
     starts.push_back(s.size());
@@ -143,6 +147,8 @@ std::string dense_chars(const harness::Repertoire& p, bool decoding, std::size_t
       s += static_cast<char>(*rc::gen::inRange<int>(0x20, 0x7F));  // a space, a letter, punctuation
     } else if (kind < 4 && !edges.empty()) {
       s += *rc::gen::elementOf(edges);
+    } else if (kind == 4 && !handovers.empty()) {
+      s += *rc::gen::elementOf(handovers);
     } else {
       s += *rc::gen::elementOf(chars);
     }

@@ -306,6 +306,16 @@ Repertoire build(Encoding e) {
     for (std::uint32_t cp : cps)
       if (cp >= 0x80 && m.encode_code_point(cp)) p.text_edges.push_back(utf8(cp));
     for (const detail::Pair& pr : t.encode_pairs) p.text_edges.push_back(utf8(pr.cp1) + utf8(pr.cp2));
+    // The runs handed over (see Repertoire::run_handovers): the code past a
+    // run whether it has a mapping or not; the code point past it where it
+    // has one (the text is what text_in draws, which must encode).
+    for (const detail::LinearRun& r : t.encode_linear)
+      if (const std::uint32_t past = r.cp + r.length; m.encode_code_point(past - 1) && m.encode_code_point(past))
+        p.run_handovers_text.push_back(utf8(past - 1) + utf8(past));
+    for (const detail::LinearRun& r : t.decode_linear)
+      if (r.linear + r.length < 126u * 10 * 126 * 10)  // the last four-byte code is FE 39 FE 39
+        p.run_handovers.push_back(code_bytes(detail::gb18030_code(r.linear + r.length - 1)) +
+                                  code_bytes(detail::gb18030_code(r.linear + r.length)));
     p.chars_edges = spread(p.chars_edges);
     p.text_edges = spread(p.text_edges);
   }

@@ -99,6 +99,15 @@ struct Repertoire {
   // far shows here.
   std::vector<std::string> past_ends;
   std::vector<std::string> past_ends_text;
+  // GB18030's runs handed over: each run's last character, then the code
+  // (run_handovers, bytes, mapped or not) or code point (run_handovers_text,
+  // UTF-8, where it encodes) just past it, side by side; empty for every
+  // other encoding. The fast loops
+  // try the run of the last four-byte character first: one taken a
+  // character too far gives U+10000 after U+FFFF the code 84 31 A5 30.
+  // Drawn on their own: among the thousands of edges they would be rare.
+  std::vector<std::string> run_handovers;
+  std::vector<std::string> run_handovers_text;
 };
 const Repertoire& repertoire(Encoding e);
 

@@ -76,19 +76,23 @@ struct MappingTable {
 // Defined in pgcodec_runs (generated/index.cpp), not in the library.
 const MappingTable* mapping_table(Encoding e) noexcept;
 
-// GB18030 four-byte codes <-> their linear index.
-constexpr std::uint32_t gb18030_linear(std::uint32_t code) noexcept {
-  const std::uint32_t b1 = code >> 24, b2 = (code >> 16) & 0xFF, b3 = (code >> 8) & 0xFF,
-                      b4 = code & 0xFF;
-  return (((b1 - 0x81) * 10 + (b2 - 0x30)) * 126 + (b3 - 0x81)) * 10 + (b4 - 0x30);
+// GB18030 four-byte codes <-> their linear index. The two halves of the
+// code are independent sums (a shorter dependency chain than Horner's rule).
+constexpr std::uint32_t gb18030_linear_of(std::uint32_t b1, std::uint32_t b2, std::uint32_t b3,
+                                          std::uint32_t b4) noexcept {
+  return ((b1 - 0x81) * 12600 + (b2 - 0x30) * 1260) + ((b3 - 0x81) * 10 + (b4 - 0x30));
 }
+constexpr std::uint32_t gb18030_linear(std::uint32_t code) noexcept {
+  return gb18030_linear_of(code >> 24, (code >> 16) & 0xFF, (code >> 8) & 0xFF, code & 0xFF);
+}
+// The three quotients are taken from `linear` each, not one from the other,
+// so that they do not wait for each other.
 constexpr std::uint32_t gb18030_code(std::uint32_t linear) noexcept {
-  const std::uint32_t b4 = linear % 10 + 0x30;
-  linear /= 10;
-  const std::uint32_t b3 = linear % 126 + 0x81;
-  linear /= 126;
-  const std::uint32_t b2 = linear % 10 + 0x30;
-  const std::uint32_t b1 = linear / 10 + 0x81;
+  const std::uint32_t q10 = linear / 10, q1260 = linear / 1260, q12600 = linear / 12600;
+  const std::uint32_t b4 = linear - q10 * 10 + 0x30;
+  const std::uint32_t b3 = q10 - q1260 * 126 + 0x81;
+  const std::uint32_t b2 = q1260 - q12600 * 10 + 0x30;
+  const std::uint32_t b1 = q12600 + 0x81;
   return (b1 << 24) | (b2 << 16) | (b3 << 8) | b4;
 }
 
