@@ -225,13 +225,25 @@ Result Codec::decode_units(std::string_view in, const UnitBuffer& out, ErrorMode
 
 Result Codec::encode_units(const UnitText& in, std::span<char> out, ErrorMode mode,
                            bool final) const noexcept {
+  // The family's fast path first, alone: it takes most texts whole (short
+  // ones nearly always), and then the block loop's set-up is not needed
+  // (half the instructions of an 8-unit encode in the library, callgrind).
+  // Where it stops, the block loop goes on from there. No fast path takes a
+  // surrogate, so a chunk's trailing half of a UTF-16 pair reaches the block
+  // loop, which holds it back.
+  if (row_->ops->encode_units_prefix) {
+    std::size_t w = 0;
+    const std::size_t i = row_->ops->encode_units_prefix(*row_, in, 0, out, w, final, kernels::active());
+    if (i == in.length) return Result{i, w};
+    return detail::encode_units_in_blocks(*this, in, out, mode, final, kBlock, i, w);
+  }
   return detail::encode_units_in_blocks(*this, in, out, mode, final, kBlock);
 }
 
 namespace detail {
 
 Result encode_units_in_blocks(const Codec& codec, const UnitText& text, std::span<char> out, ErrorMode mode,
-                              bool final, std::size_t block_size) noexcept {
+                              bool final, std::size_t block_size, std::size_t start, std::size_t written) noexcept {
   UnitText in{text.data, text.length, text.form};  // field by field (see Codec::encode_units)
   const CodecRow& row = codec_row(codec.encoding());
   block_size = std::clamp<std::size_t>(block_size, 1, kBlock);
@@ -245,8 +257,8 @@ Result encode_units_in_blocks(const Codec& codec, const UnitText& text, std::spa
   const bool strict = mode == ErrorMode::Strict;
   std::array<char, kBlock + 8> buf;
   Result r;
-  std::size_t i = 0, w = 0;
-  bool prefix_works = false;
+  std::size_t i = start, w = written;
+  bool prefix_works = start != 0;
   while (i < rd.n) {
     // The family's own fast path first, straight from the units.
     if (row.ops->encode_units_prefix) {

@@ -12,8 +12,11 @@
 namespace pgcodec::detail {
 
 // Blocks of block_size bytes of UTF-8 (1..4096; a block holds at least one
-// character, and grows where it has no safe cut).
+// character, and grows where it has no safe cut). From unit `start` on,
+// `written` bytes of out already written for the units before it (where
+// the family's fast path stopped: Codec::encode_units).
 Result encode_units_in_blocks(const Codec& codec, const UnitText& text, std::span<char> out, ErrorMode mode,
-                              bool final, std::size_t block_size) noexcept;
+                              bool final, std::size_t block_size, std::size_t start = 0,
+                              std::size_t written = 0) noexcept;
 
 }  // namespace pgcodec::detail
