@@ -102,9 +102,9 @@ struct Repertoire {
   // GB18030's runs handed over: each run's last character, then the code
   // (run_handovers, bytes, mapped or not) or code point (run_handovers_text,
   // UTF-8, where it encodes) just past it, side by side; empty for every
-  // other encoding. The fast loops
-  // try the run of the last four-byte character first: one taken a
-  // character too far gives U+10000 after U+FFFF the code 84 31 A5 30.
+  // other encoding. The fast loops (codecs/multibyte.cpp) try the run of
+  // the last four-byte character first: a run taken a character too far
+  // gives U+10000 after U+FFFF the code 84 31 A5 30.
   // Drawn on their own: among the thousands of edges they would be rare.
   std::vector<std::string> run_handovers;
   std::vector<std::string> run_handovers_text;
