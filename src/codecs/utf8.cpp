@@ -82,12 +82,12 @@ Result validate_copy(Encoding target, std::string_view in, std::span<char> out, 
 // character-by-character loop then takes. It is the only inline path: a
 // buffer with less room goes character by character.
 //
-// Into 16-bit units with the whole BMP allowed, a three-byte character also
+// Into 16-bit units with the whole BMP allowed, a multibyte character also
 // hands the kernel's block decoder (Kernel::utf8_to_units16) what its
 // validator (Kernel::utf8_valid_run) accepts of the next kBlockSpan bytes.
 // Where the blocks took little (a four-byte character, an invalid byte or
-// NUL close ahead, or text the kernel takes only in runs), the loop waits
-// kBlockRetry bytes before it asks again, so a failed try costs little.
+// NUL close ahead), the loop waits kBlockRetry bytes before it asks again,
+// so a failed try costs little.
 // What the validator accepted stays known (`valid_end`: a suffix of valid
 // UTF-8 from a character boundary is valid), so a block that stops early
 // (UTF-16 output stops at each four-byte character) costs no second
@@ -132,21 +132,18 @@ std::size_t decode_fast(const kernels::Kernel& k, const unsigned char* p, std::s
       i += 1;
       continue;
     }
+    // Any multibyte character hands the kernel's blocks what the validator
+    // accepts (room: the output holds a unit for every byte left, as the
+    // blocks need).
     if constexpr (sizeof(U) == 4) {
-      // Into UTF-32 with every code point allowed, any multibyte character
-      // hands the kernel's blocks what the validator accepts, as three-byte
-      // ones do for 16-bit units below.
       if (blocks32 && i >= blocks_from && n - i >= 80 && take_blocks(blocks32, reinterpret_cast<char32_t*>(o + fw)))
+        continue;
+    } else if constexpr (sizeof(U) == 2) {
+      if (blocks && i >= blocks_from && n - i >= 80 && take_blocks(blocks, reinterpret_cast<char16_t*>(o + fw)))
         continue;
     }
     const unsigned c1 = p[i + 1];
     if ((c0 & 0xF0u) == 0xE0u) {
-      if constexpr (sizeof(U) == 2) {
-        // Room: the output holds a unit for every byte left, as the kernel
-        // needs.
-        if (blocks && i >= blocks_from && n - i >= 80 && take_blocks(blocks, reinterpret_cast<char16_t*>(o + fw)))
-          continue;
-      }
       const unsigned c2 = p[i + 2];
       const std::uint32_t cp = ((c0 & 0x0Fu) << 12) | ((c1 & 0x3Fu) << 6) | (c2 & 0x3Fu);
       // Not short-circuited: one branch for the lot. The overlong forms
@@ -255,10 +252,10 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
 // surrogate, UTF-16 pairs included, a unit above U+10FFFF) or finds no room
 // stops it, for the block path.
 //
-// From 16-bit units, a unit of U+0800..U+FFFF also tries the kernel's block
-// encoder (Kernel::units16_to_utf8) on the units left that have room; where
-// it took little, the loop waits kBlockRetry units before it asks again.
-// From 32-bit units, any unit above ASCII does (Kernel::units32_to_utf8).
+// From 16- and 32-bit units, a unit above ASCII also tries the kernel's
+// block encoder (Kernel::units16_to_utf8, Kernel::units32_to_utf8) on the
+// units left that have room; where it took little, the loop waits
+// kBlockRetry units before it asks again.
 template <bool Checked, class Unit>
 std::size_t encode_prefix_loop(const Unit* u, std::size_t i, std::size_t n, char* o, std::size_t cap,
                                std::size_t& w, kernels::Units16ToUtf8Fn blocks,
@@ -267,9 +264,21 @@ std::size_t encode_prefix_loop(const Unit* u, std::size_t i, std::size_t n, char
   std::size_t blocks_from = i;
   for (; i < n; ++i) {
     const std::uint32_t cp = u[i];
-    if constexpr (sizeof(Unit) == 4) {
-      // From 32-bit units, any unit above ASCII tries the kernel's blocks
-      // (Kernel::units32_to_utf8) as 16-bit ones do at U+0800..U+FFFF.
+    // Any unit above ASCII tries the kernel's blocks (Kernel::units16_to_utf8,
+    // Kernel::units32_to_utf8) on the units left that have room.
+    if constexpr (sizeof(Unit) == 2) {
+      if (cp >= 0x80u && blocks && i >= blocks_from && n - i >= 16) {
+        const std::size_t room = Checked ? (cap - fw) / 3 : n - i;
+        std::size_t bytes = 0;
+        const std::size_t took = blocks(u + i, room < n - i ? room : n - i, o + fw, bytes);
+        fw += bytes;
+        if (took < kBlockRetry) blocks_from = i + took + kBlockRetry;
+        if (took) {
+          i += took - 1;  // the loop's ++i makes it took
+          continue;
+        }
+      }
+    } else if constexpr (sizeof(Unit) == 4) {
       if (cp >= 0x80u && blocks32 && i >= blocks_from && n - i >= 16) {
         const std::size_t room = Checked ? (cap - fw) / 4 : n - i;
         std::size_t bytes = 0;
@@ -292,19 +301,6 @@ std::size_t encode_prefix_loop(const Unit* u, std::size_t i, std::size_t n, char
       o[fw + 1] = static_cast<char>(0x80u | (cp & 0x3Fu));
       fw += 2;
     } else if (cp >= 0x800u && cp < 0x10000u && cp - 0xD800u >= 0x800u) {
-      if constexpr (sizeof(Unit) == 2) {
-        if (blocks && i >= blocks_from && n - i >= 16) {
-          const std::size_t room = Checked ? (cap - fw) / 3 : n - i;
-          std::size_t bytes = 0;
-          const std::size_t took = blocks(u + i, room < n - i ? room : n - i, o + fw, bytes);
-          fw += bytes;
-          if (took < kBlockRetry) blocks_from = i + took + kBlockRetry;
-          if (took) {
-            i += took - 1;  // the loop's ++i makes it took
-            continue;
-          }
-        }
-      }
       if (Checked && cap - fw < 3) break;
       o[fw] = static_cast<char>(0xE0u | (cp >> 12));
       o[fw + 1] = static_cast<char>(0x80u | ((cp >> 6) & 0x3Fu));

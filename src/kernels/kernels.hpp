@@ -56,9 +56,9 @@ struct Kernel {
   // Null where the kernel has none (the family then goes byte by byte).
   SingleByteDecodeFn single_byte_decode = nullptr;
   SingleByteEncodeFn single_byte_encode = nullptr;
-  // Three-byte UTF-8 to and from 16-bit units, blocks of five characters
-  // (resp. eight units) at a time (kernels/utf8_units.hpp). Null where the
-  // kernel has none: the UTF-8 codec's character loops then do it all.
+  // UTF-8 to and from 16-bit units, a block at a time
+  // (kernels/utf8_units.hpp). Null where the kernel has none: the UTF-8
+  // codec's character loops then do it all.
   Utf8To16Fn utf8_to_units16 = nullptr;
   Units16ToUtf8Fn units16_to_utf8 = nullptr;
   // LATIN1's copy (codecs/ascii_copy.hpp's copy_until_nul is the twin every

@@ -10,64 +10,311 @@ namespace pgcodec::kernels {
 
 #if defined(PGCODEC_KERNELS_X86)
 
+namespace {
+
+// For each 8-bit mask, the vpshufb control that moves the 16-bit lanes whose
+// bit is set to the front, in order (the rest of the bytes zeroed), and how
+// many lanes that is: AVX2 has no vpcompressw.
+struct Pack16 {
+  alignas(16) unsigned char shuffle[256][16];
+  unsigned char count[256];
+};
+
+constexpr Pack16 make_pack16() {
+  Pack16 t{};
+  for (unsigned m = 0; m < 256; ++m) {
+    unsigned k = 0;
+    for (unsigned lane = 0; lane < 8; ++lane)
+      if (m & (1u << lane)) {
+        t.shuffle[m][2 * k] = static_cast<unsigned char>(2 * lane);
+        t.shuffle[m][2 * k + 1] = static_cast<unsigned char>(2 * lane + 1);
+        ++k;
+      }
+    for (unsigned b = 2 * k; b < 16; ++b) t.shuffle[m][b] = 0x80;
+    t.count[m] = static_cast<unsigned char>(k);
+  }
+  return t;
+}
+
+constexpr Pack16 kPack16 = make_pack16();
+
+// 16 positions' code points in 16-bit lanes, each as if a character of one
+// to three bytes started there (q[0..17] read); which positions do start
+// one the caller knows.
+PGCODEC_TARGET_AVX2 inline __m256i code_points16_avx2(const unsigned char* q) noexcept {
+  const __m256i b0 = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(q)));
+  const __m256i b1 = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(q + 1)));
+  const __m256i b2 = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(q + 2)));
+  const __m256i low6 = _mm256_set1_epi16(0x3F);
+  const __m256i tail1 = _mm256_and_si256(b1, low6);
+  const __m256i two = _mm256_or_si256(_mm256_slli_epi16(_mm256_and_si256(b0, _mm256_set1_epi16(0x1F)), 6), tail1);
+  // (b0 << 12 keeps the lead's low four bits: the rest leave the lane.)
+  const __m256i three = _mm256_or_si256(_mm256_or_si256(_mm256_slli_epi16(b0, 12), _mm256_slli_epi16(tail1, 6)),
+                                        _mm256_and_si256(b2, low6));
+  const __m256i multi = _mm256_cmpgt_epi16(b0, _mm256_set1_epi16(0x7F));
+  const __m256i is_three = _mm256_cmpgt_epi16(b0, _mm256_set1_epi16(0xDF));
+  return _mm256_blendv_epi8(_mm256_blendv_epi8(b0, two, multi), three, is_three);
+}
+
+// Stores the lanes of cp whose bit of `take` (16 bits) is set at o, in
+// order; returns how many. Stores 16 units (32 bytes) whatever it keeps.
+PGCODEC_TARGET_AVX2 inline std::size_t store_taken16(char16_t* o, __m256i cp, unsigned take) noexcept {
+  const unsigned lo = take & 0xFFu, hi = (take >> 8) & 0xFFu;
+  const __m256i control =
+      _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(kPack16.shuffle[hi]),
+                          reinterpret_cast<const __m128i*>(kPack16.shuffle[lo]));
+  const __m256i packed = _mm256_shuffle_epi8(cp, control);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(o), _mm256_castsi256_si128(packed));
+  const std::size_t first = kPack16.count[lo];
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(o + first), _mm256_extracti128_si256(packed, 1));
+  return first + kPack16.count[hi];
+}
+
+}  // namespace
+
 PGCODEC_TARGET_AVX2 std::size_t utf8_to_units16_avx2(const unsigned char* p, std::size_t n, char16_t* o,
                                                      std::size_t& written) noexcept {
-  // Character k of the block in 16-bit lane k: its two continuation bytes
-  // (c1 high, c2 low), and its lead byte; lanes 5..7 are zero and ignored.
-  // The input is valid UTF-8, so a block whose bytes 0, 3, 6, 9 and 12 are
-  // three-byte leads (E0..EF) is five whole three-byte characters.
-  const __m128i take_cont = _mm_setr_epi8(2, 1, 5, 4, 8, 7, 11, 10, 14, 13, -1, -1, -1, -1, -1, -1);
-  const __m128i take_lead = _mm_setr_epi8(0, -1, 3, -1, 6, -1, 9, -1, 12, -1, -1, -1, -1, -1, -1, -1);
-  const __m128i lead_bits = _mm_set1_epi16(0x00F0), lead_want = _mm_set1_epi16(0x00E0);
-  const __m128i low6 = _mm_set1_epi16(0x003F), mid6 = _mm_set1_epi16(0x3F00), low4 = _mm_set1_epi16(0x000F);
+  // Any mix of one-, two- and three-byte characters, 32 bytes a block: every
+  // position's code point computed as if a character started there, those
+  // that start one packed to the front with a vpshufb per eight lanes.
+  const __m256i top2 = _mm256_set1_epi8(static_cast<char>(0xC0));
+  const __m256i cont = _mm256_set1_epi8(static_cast<char>(0x80));
+  const __m256i four = _mm256_set1_epi8(static_cast<char>(0xF0));
   std::size_t i = 0, w = 0;
-  while (n - i >= 16) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
-    const __m128i lead = _mm_shuffle_epi8(v, take_lead);
-    const __m128i three = _mm_cmpeq_epi16(_mm_and_si128(lead, lead_bits), lead_want);
-    if ((_mm_movemask_epi8(three) & 0x3FF) != 0x3FF) break;
-    const __m128i cont = _mm_shuffle_epi8(v, take_cont);
-    const __m128i cp = _mm_or_si128(
-        _mm_or_si128(_mm_slli_epi16(_mm_and_si128(lead, low4), 12), _mm_srli_epi16(_mm_and_si128(cont, mid6), 2)),
-        _mm_and_si128(cont, low6));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(o + w), cp);
-    i += 15;
-    w += 5;
+  // 34 bytes: the block and the two bytes after it (a character at 30 or 31).
+  while (n - i >= 34) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+    // A four-byte character (F0..FF: max_epu8(v, F0) == v): the caller's.
+    if (_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(v, four), v))) break;
+    const auto lead =
+        static_cast<std::uint32_t>(~_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(v, top2), cont)));
+    // The block ends at its last lead (one of 29, 30, 31 is one in UTF-8
+    // that utf8_valid_run accepted), so every character it takes is whole.
+    if ((lead >> 29) == 0) break;
+    const unsigned end = 31u - static_cast<unsigned>(__builtin_clz(lead));
+    const std::uint32_t take = lead & ((std::uint32_t{1} << end) - 1u);
+    w += store_taken16(o + w, code_points16_avx2(p + i), take & 0xFFFFu);
+    w += store_taken16(o + w, code_points16_avx2(p + i + 16), take >> 16);
+    i += end;
   }
   written = w;
   return i;
 }
 
+namespace {
+
+// For each 8-bit mask, the vpermd indices that move the 32-bit lanes whose
+// bit is set to the front, in order, and how many lanes that is.
+struct Pack32 {
+  alignas(8) unsigned char index[256][8];
+  unsigned char count[256];
+};
+
+constexpr Pack32 make_pack32() {
+  Pack32 t{};
+  for (unsigned m = 0; m < 256; ++m) {
+    unsigned k = 0;
+    for (unsigned lane = 0; lane < 8; ++lane)
+      if (m & (1u << lane)) t.index[m][k++] = static_cast<unsigned char>(lane);
+    t.count[m] = static_cast<unsigned char>(k);
+  }
+  return t;
+}
+
+constexpr Pack32 kPack32 = make_pack32();
+
+PGCODEC_TARGET_AVX2 inline __m256i widen8(const unsigned char* q) noexcept {
+  return _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(q)));
+}
+
+// 8 positions' code points in 32-bit lanes, each as if a character of one
+// to four bytes started there (q[0..10] read).
+PGCODEC_TARGET_AVX2 inline __m256i code_points8_avx2(const unsigned char* q) noexcept {
+  const __m256i b0 = widen8(q), low6 = _mm256_set1_epi32(0x3F);
+  const __m256i t1 = _mm256_and_si256(widen8(q + 1), low6), t2 = _mm256_and_si256(widen8(q + 2), low6),
+                t3 = _mm256_and_si256(widen8(q + 3), low6);
+  const __m256i two = _mm256_or_si256(_mm256_slli_epi32(_mm256_and_si256(b0, _mm256_set1_epi32(0x1F)), 6), t1);
+  const __m256i three =
+      _mm256_or_si256(_mm256_or_si256(_mm256_slli_epi32(_mm256_and_si256(b0, _mm256_set1_epi32(0x0F)), 12),
+                                      _mm256_slli_epi32(t1, 6)),
+                      t2);
+  const __m256i four =
+      _mm256_or_si256(_mm256_or_si256(_mm256_slli_epi32(_mm256_and_si256(b0, _mm256_set1_epi32(0x07)), 18),
+                                      _mm256_slli_epi32(t1, 12)),
+                      _mm256_or_si256(_mm256_slli_epi32(t2, 6), t3));
+  __m256i cp = _mm256_blendv_epi8(b0, two, _mm256_cmpgt_epi32(b0, _mm256_set1_epi32(0x7F)));
+  cp = _mm256_blendv_epi8(cp, three, _mm256_cmpgt_epi32(b0, _mm256_set1_epi32(0xDF)));
+  return _mm256_blendv_epi8(cp, four, _mm256_cmpgt_epi32(b0, _mm256_set1_epi32(0xEF)));
+}
+
+}  // namespace
+
+PGCODEC_TARGET_AVX2 std::size_t utf8_to_units32_avx2(const unsigned char* p, std::size_t n, char32_t* o,
+                                                     std::size_t& written) noexcept {
+  // Any mix of one- to four-byte characters, 32 bytes a block, 8 positions
+  // at a time in 32-bit lanes, those that start a character packed to the
+  // front with vpermd.
+  const __m256i top2 = _mm256_set1_epi8(static_cast<char>(0xC0));
+  const __m256i cont = _mm256_set1_epi8(static_cast<char>(0x80));
+  std::size_t i = 0, w = 0;
+  // 35 bytes: the block and the three bytes after it (a character at 28..31).
+  while (n - i >= 35) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+    const auto lead =
+        static_cast<std::uint32_t>(~_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(v, top2), cont)));
+    // The block ends at its last lead (one of 28..31 is one in UTF-8 that
+    // utf8_valid_run accepted), so every character it takes is whole.
+    if ((lead >> 28) == 0) break;
+    const unsigned end = 31u - static_cast<unsigned>(__builtin_clz(lead));
+    const std::uint32_t take = lead & ((std::uint32_t{1} << end) - 1u);
+    for (unsigned q = 0; q < 4; ++q) {
+      const unsigned t = (take >> (8 * q)) & 0xFFu;
+      const __m256i index = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(kPack32.index[t])));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + w),
+                          _mm256_permutevar8x32_epi32(code_points8_avx2(p + i + 8 * q), index));
+      w += kPack32.count[t];
+    }
+    i += end;
+  }
+  written = w;
+  return i;
+}
+
+namespace {
+
+// For four 32-bit lanes, each holding the UTF-8 of a code point (one to
+// four bytes, first byte lowest) and keyed by their lengths (lane j's
+// length less one in bits j and 4 + j: low bit, high bit), the vpshufb
+// control that lays the bytes out one after another, and their count.
+struct PackUtf8 {
+  alignas(16) unsigned char shuffle[256][16];
+  unsigned char count[256];
+};
+
+constexpr PackUtf8 make_pack_utf8() {
+  PackUtf8 t{};
+  for (unsigned key = 0; key < 256; ++key) {
+    unsigned k = 0;
+    for (unsigned lane = 0; lane < 4; ++lane) {
+      const unsigned len = 1 + ((key >> lane) & 1u) + 2 * ((key >> (4 + lane)) & 1u);
+      for (unsigned b = 0; b < len; ++b) t.shuffle[key][k++] = static_cast<unsigned char>(4 * lane + b);
+    }
+    t.count[key] = static_cast<unsigned char>(k);
+    for (unsigned b = k; b < 16; ++b) t.shuffle[key][b] = 0x80;
+  }
+  return t;
+}
+
+constexpr PackUtf8 kPackUtf8 = make_pack_utf8();
+
+// Stores the UTF-8 of 8 code points (32-bit lanes, U+0001..U+10FFFF, no
+// surrogates; below U+10000 unless Four) at d and returns its length: each
+// lane's bytes built in the lane, then packed by a vpshufb per four lanes.
+// Stores 16 bytes after each four lanes' bytes, so up to 12 past the end.
+template <bool Four>
+PGCODEC_TARGET_AVX2 inline std::size_t store_utf8_8(char* d, __m256i cp) noexcept {
+  const __m256i low6 = _mm256_set1_epi32(0x3F), c080 = _mm256_set1_epi32(0x80);
+  const __m256i s6 = _mm256_srli_epi32(cp, 6), s12 = _mm256_srli_epi32(cp, 12);
+  const __m256i last = _mm256_or_si256(_mm256_and_si256(cp, low6), c080);
+  const __m256i mid = _mm256_or_si256(_mm256_and_si256(s6, low6), c080);
+  const __m256i two = _mm256_or_si256(_mm256_or_si256(s6, _mm256_set1_epi32(0xC0)), _mm256_slli_epi32(last, 8));
+  const __m256i three = _mm256_or_si256(_mm256_or_si256(s12, _mm256_set1_epi32(0xE0)),
+                                        _mm256_or_si256(_mm256_slli_epi32(mid, 8), _mm256_slli_epi32(last, 16)));
+  const __m256i ge80 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0x7F));
+  const __m256i ge800 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0x7FF));
+  __m256i bytes = _mm256_blendv_epi8(_mm256_blendv_epi8(cp, two, ge80), three, ge800);
+  // A lane's length less one, 0..3, as a low bit and a high bit.
+  __m256i low_bit = _mm256_andnot_si256(ge800, ge80);
+  if constexpr (Four) {
+    const __m256i ge10000 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0xFFFF));
+    const __m256i high = _mm256_or_si256(_mm256_and_si256(s12, low6), c080);
+    const __m256i four = _mm256_or_si256(
+        _mm256_or_si256(_mm256_or_si256(_mm256_srli_epi32(cp, 18), _mm256_set1_epi32(0xF0)),
+                        _mm256_slli_epi32(high, 8)),
+        _mm256_or_si256(_mm256_slli_epi32(mid, 16), _mm256_slli_epi32(last, 24)));
+    bytes = _mm256_blendv_epi8(bytes, four, ge10000);
+    low_bit = _mm256_or_si256(low_bit, ge10000);
+  }
+  const auto lows = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(low_bit)));
+  const auto highs = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(ge800)));
+  const unsigned key0 = (lows & 0xFu) | ((highs & 0xFu) << 4), key1 = (lows >> 4) | (highs & 0xF0u);
+  const __m256i control = _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(kPackUtf8.shuffle[key1]),
+                                              reinterpret_cast<const __m128i*>(kPackUtf8.shuffle[key0]));
+  const __m256i packed = _mm256_shuffle_epi8(bytes, control);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(d), _mm256_castsi256_si128(packed));
+  const std::size_t first = kPackUtf8.count[key0];
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(d + first), _mm256_extracti128_si256(packed, 1));
+  return first + kPackUtf8.count[key1];
+}
+
+// Where a block of 8 units comes from: 16-bit units (U+0001..U+FFFF that
+// are not surrogates) and 32-bit ones (U+0001..U+10FFFF likewise).
+struct From16 {
+  using Unit = char16_t;
+  static constexpr bool kFour = false;
+  PGCODEC_TARGET_AVX2 static bool good(const char16_t* q) noexcept {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
+    const __m128i top5 = _mm_and_si128(v, _mm_set1_epi16(static_cast<short>(0xF800)));
+    return _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi16(v, _mm_setzero_si128()),
+                                          _mm_cmpeq_epi16(top5, _mm_set1_epi16(static_cast<short>(0xD800))))) == 0;
+  }
+  PGCODEC_TARGET_AVX2 static __m256i widen(const char16_t* q) noexcept {
+    return _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(q)));
+  }
+};
+
+struct From32 {
+  using Unit = char32_t;
+  static constexpr bool kFour = true;
+  // (A unit above 0x7FFFFFFF is negative to the signed compare: cp >> 16
+  // catches it.)
+  PGCODEC_TARGET_AVX2 static bool good(const char32_t* q) noexcept {
+    const __m256i cp = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q));
+    const __m256i bad = _mm256_or_si256(
+        _mm256_or_si256(_mm256_cmpeq_epi32(cp, _mm256_setzero_si256()),
+                        _mm256_cmpgt_epi32(_mm256_srli_epi32(cp, 16), _mm256_set1_epi32(0x10))),
+        _mm256_cmpeq_epi32(_mm256_and_si256(cp, _mm256_set1_epi32(~0x7FF)), _mm256_set1_epi32(0xD800)));
+    return _mm256_movemask_epi8(bad) == 0;
+  }
+  PGCODEC_TARGET_AVX2 static __m256i widen(const char32_t* q) noexcept {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q));
+  }
+};
+
+// Units to UTF-8, 8 a block, storing nothing past the bytes it reports:
+// a block is stored straight at the output only while two more blocks
+// are known to be characters (their 16 bytes at least cover the 12 a
+// block may store past its end); the last two go through a buffer and
+// are copied exactly.
+template <class From>
+PGCODEC_TARGET_AVX2 inline std::size_t units_to_utf8_avx2(const typename From::Unit* u, std::size_t n, char* o,
+                                                          std::size_t& written) noexcept {
+  std::size_t i = 0, checked = 0;
+  char* d = o;
+  for (;;) {
+    while (checked - i < 24 && n - checked >= 8 && From::good(u + checked)) checked += 8;
+    if (checked - i < 24) break;
+    d += store_utf8_8<From::kFour>(d, From::widen(u + i));
+    i += 8;
+  }
+  char tail[2 * 32 + 16];
+  std::size_t t = 0;
+  for (; checked - i >= 8; i += 8) t += store_utf8_8<From::kFour>(tail + t, From::widen(u + i));
+  for (std::size_t k = 0; k < t; ++k) d[k] = tail[k];
+  written = static_cast<std::size_t>(d - o) + t;
+  return i;
+}
+
+}  // namespace
+
 PGCODEC_TARGET_AVX2 std::size_t units16_to_utf8_avx2(const char16_t* u, std::size_t n, char* o,
                                                      std::size_t& written) noexcept {
-  // Per unit, in its 16-bit lane: the lead byte and the middle byte (A),
-  // the last byte (B); two shuffles lay them out as three bytes a unit.
-  const __m128i a_first = _mm_setr_epi8(0, 1, -1, 2, 3, -1, 4, 5, -1, 6, 7, -1, 8, 9, -1, 10);
-  const __m128i b_first = _mm_setr_epi8(-1, -1, 0, -1, -1, 2, -1, -1, 4, -1, -1, 6, -1, -1, 8, -1);
-  const __m128i a_rest = _mm_setr_epi8(11, -1, 12, 13, -1, 14, 15, -1, -1, -1, -1, -1, -1, -1, -1, -1);
-  const __m128i b_rest = _mm_setr_epi8(-1, 10, -1, -1, 12, -1, -1, 14, -1, -1, -1, -1, -1, -1, -1, -1);
-  const __m128i top5 = _mm_set1_epi16(static_cast<short>(0xF800));
-  const __m128i surrogate = _mm_set1_epi16(static_cast<short>(0xD800));
-  const __m128i low6 = _mm_set1_epi16(0x003F), cont = _mm_set1_epi16(0x0080), lead = _mm_set1_epi16(0x00E0);
-  const __m128i zero = _mm_setzero_si128();
-  std::size_t i = 0;
-  char* d = o;
-  for (; n - i >= 8; i += 8, d += 24) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(u + i));
-    const __m128i top = _mm_and_si128(v, top5);
-    const __m128i bad = _mm_or_si128(_mm_cmpeq_epi16(top, zero), _mm_cmpeq_epi16(top, surrogate));
-    if (_mm_movemask_epi8(bad) != 0) break;
-    const __m128i first = _mm_or_si128(_mm_srli_epi16(v, 12), lead);
-    const __m128i middle = _mm_or_si128(_mm_and_si128(_mm_srli_epi16(v, 6), low6), cont);
-    const __m128i a = _mm_or_si128(first, _mm_slli_epi16(middle, 8));
-    const __m128i b = _mm_or_si128(_mm_and_si128(v, low6), cont);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(d),
-                     _mm_or_si128(_mm_shuffle_epi8(a, a_first), _mm_shuffle_epi8(b, b_first)));
-    _mm_storel_epi64(reinterpret_cast<__m128i*>(d + 16),
-                     _mm_or_si128(_mm_shuffle_epi8(a, a_rest), _mm_shuffle_epi8(b, b_rest)));
-  }
-  written = static_cast<std::size_t>(d - o);
-  return i;
+  return units_to_utf8_avx2<From16>(u, n, o, written);
+}
+
+PGCODEC_TARGET_AVX2 std::size_t units32_to_utf8_avx2(const char32_t* u, std::size_t n, char* o,
+                                                     std::size_t& written) noexcept {
+  return units_to_utf8_avx2<From32>(u, n, o, written);
 }
 
 namespace {

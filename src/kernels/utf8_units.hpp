@@ -41,13 +41,20 @@ using Units16ToUtf8Fn = std::size_t (*)(const char16_t* u, std::size_t n, char* 
 using Units32ToUtf8Fn = std::size_t (*)(const char32_t* u, std::size_t n, char* o, std::size_t& written) noexcept;
 
 #if defined(PGCODEC_KERNELS_X86)
-// AVX2: runs of three-byte characters only (CJK without spaces), five
-// characters (resp. eight units) a block, with SSSE3 byte shuffles in
-// 128-bit registers (VEX-encoded): only for a CPU with AVX2 (kernels.cpp
+// AVX2: UTF-8 to 16-bit units, any mix of one-, two- and three-byte
+// characters, 32 bytes a block (every position's code point computed as if
+// a character started there, those that start one packed with a vpshufb per
+// eight lanes); to 32-bit units likewise, four-byte characters too (vpermd
+// per eight lanes). 16-bit units to UTF-8: runs of units U+0800..U+FFFF
+// only (CJK without spaces), eight a block, with SSSE3 byte shuffles in
+// 128-bit registers (VEX-encoded). Only for a CPU with AVX2 (kernels.cpp
 // checks).
 std::size_t utf8_to_units16_avx2(const unsigned char* p, std::size_t n, char16_t* o,
                                  std::size_t& written) noexcept;
 std::size_t units16_to_utf8_avx2(const char16_t* u, std::size_t n, char* o, std::size_t& written) noexcept;
+std::size_t utf8_to_units32_avx2(const unsigned char* p, std::size_t n, char32_t* o,
+                                 std::size_t& written) noexcept;
+std::size_t units32_to_utf8_avx2(const char32_t* u, std::size_t n, char* o, std::size_t& written) noexcept;
 // AVX-512 with VBMI2: any mix of one-, two- and three-byte characters
 // (text with spaces and punctuation between the words), 64 bytes (resp. 32
 // units) a block: every position's code point computed as if a character

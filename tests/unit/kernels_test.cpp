@@ -195,8 +195,9 @@ TEST(Kernels, Utf8ToUnits32DecodesWholeCharacters) {
 
 // units32_to_utf8 on code points of every UTF-8 length, with a unit that is
 // no character (NUL, a surrogate, above U+10FFFF) at every position of
-// 0-100 units or none: it encodes whole blocks of 16 before that unit, each
-// unit's UTF-8 exactly, and stores nothing after the bytes it reports.
+// 0-100 units or none: it encodes whole blocks before that unit, up to the
+// last block before it, each unit's UTF-8 exactly, and stores nothing after
+// the bytes it reports.
 TEST(Kernels, Units32ToUtf8StopsBeforeNoCharacter) {
   std::uint32_t seed = 777;
   const auto next = [&seed] { return seed = seed * 1103515245u + 12345u, seed >> 8; };
@@ -218,7 +219,100 @@ TEST(Kernels, Units32ToUtf8StopsBeforeNoCharacter) {
         std::vector<char> out(4 * n + 64, '\x5A');
         std::size_t written = 0;
         const std::size_t took = k.units32_to_utf8(in.data(), n, out.data(), written);
-        ASSERT_EQ(took, std::min(at, n) / 16 * 16) << k.name << " n=" << n << " at=" << at;
+        // Whole blocks (16 units in the AVX-512 kernel, 8 in the AVX2 one)
+        // up to the unit that is no character, and no further.
+        ASSERT_LE(took, std::min(at, n)) << k.name << " n=" << n << " at=" << at;
+        ASSERT_LT(std::min(at, n) - took, 16u) << k.name << " n=" << n << " at=" << at;
+        ASSERT_EQ(took % 8, 0u) << k.name << " n=" << n << " at=" << at;
+        std::string want;
+        for (std::size_t i = 0; i < took; ++i) pgcodec::detail::append_utf8(want, in[i]);
+        ASSERT_EQ(std::string(out.data(), written), want) << k.name << " n=" << n << " at=" << at;
+        for (std::size_t i = written; i < out.size(); ++i) ASSERT_EQ(out[i], '\x5A') << k.name << " i=" << i;
+      }
+    }
+  }
+}
+
+// utf8_to_units16 on valid UTF-8 mixing one- to three-byte characters in
+// proportions from all-ASCII to all-CJK, now and then a four-byte one: it
+// decodes whole characters only, each to its code point, stops before a
+// four-byte character, and leaves fewer than a block and its lookahead
+// (64 + 2 bytes) before one or before the end.
+TEST(Kernels, Utf8ToUnits16DecodesWholeCharacters) {
+  std::uint32_t seed = 4242;
+  const auto next = [&seed] { return seed = seed * 1103515245u + 12345u, seed >> 8; };
+  for (const auto& k : kernels::available()) {
+    if (!k.utf8_to_units16) continue;
+    for (int round = 0; round < 600; ++round) {
+      const unsigned weights = next();  // each length's share of the characters
+      const bool emoji = round % 3 == 0;
+      std::string s;
+      std::vector<std::size_t> starts;
+      std::vector<char32_t> cps;
+      const std::size_t want = next() % 400;
+      while (s.size() < want) {
+        starts.push_back(s.size());
+        const unsigned kind = (next() % 16) < (weights & 15) ? 0 : 1 + next() % 2;  // ASCII or 2-3 bytes
+        char32_t c = kind == 0   ? 1 + next() % 0x7F
+                     : kind == 1 ? 0x80 + next() % 0x780
+                                 : 0x800 + next() % 0xD000;  // below the surrogates
+        if (emoji && next() % 64 == 0) c = 0x10000 + next() % 0x100000;
+        pgcodec::detail::append_utf8(s, c);
+        cps.push_back(c);
+      }
+      starts.push_back(s.size());
+      std::vector<char16_t> out(s.size() + 16, 0xEEEE);
+      std::size_t written = 0;
+      const std::size_t took =
+          k.utf8_to_units16(reinterpret_cast<const unsigned char*>(s.data()), s.size(), out.data(), written);
+      const auto at = std::find(starts.begin(), starts.end(), took);
+      ASSERT_NE(at, starts.end()) << k.name << " stopped inside a character at " << took;
+      const auto chars = static_cast<std::size_t>(at - starts.begin());
+      ASSERT_EQ(written, chars) << k.name;
+      for (std::size_t i = 0; i < chars; ++i) {
+        ASSERT_LT(cps[i], 0x10000u) << k.name << " took a four-byte character at unit " << i;
+        ASSERT_EQ(out[i], cps[i]) << k.name << " unit " << i;
+      }
+      std::size_t stop = s.size();  // the first four-byte character's start, or the end
+      for (std::size_t c = chars; c < cps.size(); ++c)
+        if (cps[c] >= 0x10000) {
+          stop = starts[c];
+          break;
+        }
+      ASSERT_LT(stop - took, 66u) << k.name << " left a whole block";
+    }
+  }
+}
+
+// units16_to_utf8 on units of every UTF-8 length below U+10000, with a unit
+// that is no character (NUL, a surrogate) at every position of 0-100 units
+// or none: it encodes whole blocks before that unit, up to the last block
+// before it, each unit's UTF-8 exactly, and stores nothing after the bytes
+// it reports.
+TEST(Kernels, Units16ToUtf8StopsBeforeNoCharacter) {
+  std::uint32_t seed = 991;
+  const auto next = [&seed] { return seed = seed * 1103515245u + 12345u, seed >> 8; };
+  constexpr char16_t kNoCharacter[] = {0, 0xD800, 0xDBFF, 0xDC00, 0xDFFF};
+  for (const auto& k : kernels::available()) {
+    if (!k.units16_to_utf8) continue;
+    for (std::size_t n = 0; n <= 100; ++n) {
+      std::vector<char16_t> src(n);
+      const unsigned mix = next() % 4;  // all three-byte (CJK) now and then, else a mix
+      for (auto& c : src) {
+        const unsigned kind = mix == 0 ? 2 : next() % 3;
+        c = static_cast<char16_t>(kind == 0   ? 1 + next() % 0x7F
+                                  : kind == 1 ? 0x80 + next() % 0x780
+                                              : (next() % 2 ? 0x800 + next() % 0xD000 : 0xE000 + next() % 0x2000));
+      }
+      for (std::size_t at = 0; at <= n; ++at) {
+        std::vector<char16_t> in = src;
+        if (at < n) in[at] = kNoCharacter[next() % std::size(kNoCharacter)];
+        std::vector<char> out(3 * n + 64, '\x5A');
+        std::size_t written = 0;
+        const std::size_t took = k.units16_to_utf8(in.data(), n, out.data(), written);
+        ASSERT_LE(took, std::min(at, n)) << k.name << " n=" << n << " at=" << at;
+        ASSERT_LT(std::min(at, n) - took, 16u) << k.name << " n=" << n << " at=" << at;
+        ASSERT_EQ(took % 8, 0u) << k.name << " n=" << n << " at=" << at;
         std::string want;
         for (std::size_t i = 0; i < took; ++i) pgcodec::detail::append_utf8(want, in[i]);
         ASSERT_EQ(std::string(out.data(), written), want) << k.name << " n=" << n << " at=" << at;
