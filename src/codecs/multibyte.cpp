@@ -78,6 +78,7 @@ struct BlockInfo {
   alignas(64) std::uint8_t lead_ok[128] = {};
   alignas(64) std::uint8_t trail_ok[256] = {};
   alignas(64) std::uint8_t row_bytes[4 * 128] = {};  // kernels::TwoByteTables
+  std::uint32_t row_words[128] = {};                  // likewise
 };
 
 const BlockInfo& block_info_of(Encoding e) noexcept {
@@ -97,9 +98,11 @@ const BlockInfo& block_info_of(Encoding e) noexcept {
           s.row_bytes[128 + (b & 0x7Fu)] = row.hi;
           s.row_bytes[256 + (b & 0x7Fu)] = static_cast<std::uint8_t>(row.base);
           s.row_bytes[384 + (b & 0x7Fu)] = static_cast<std::uint8_t>(row.base >> 8);
+          s.row_words[b & 0x7Fu] = row.lo | std::uint32_t{row.hi} << 8 | (row.base & 0xFFFFu) << 16;
           s.short_rows &= static_cast<std::uint32_t>(row.base + row.hi) < 65536u;
         } else {
           s.row_bytes[b & 0x7Fu] = 1;  // lo 1 > hi 0: no trail is in the row
+          s.row_words[b & 0x7Fu] = 1;
         }
         if (!d->one[b & 0x7Fu]) continue;
         if (s.lo > s.hi) {
@@ -291,7 +294,8 @@ struct Blocks {
     // nothing, 15 % of the call.
     if (k.two_byte_decode && info.short_rows && n - fi >= 128) {
       const kernels::TwoByteTables tables{d.one,        info.row_bytes, d.values,      info.lo, info.hi,
-                                          info.lead_ok, info.trail_ok,  info.ss3_rows, d.rows};
+                                          info.lead_ok, info.trail_ok,  info.ss3_rows, d.rows,
+                                          info.row_words};
       std::size_t wrote = 0;
       fi += k.two_byte_decode(tables, p + fi, n - fi, ob + fw, cap - fw, S::kUtf8 ? 0 : sizeof(typename S::Unit),
                               limit, wrote);

@@ -36,7 +36,9 @@ namespace pgcodec::kernels {
 // their three-byte codes 8F b1 b2, a byte that is never anything but such
 // a lead in valid text; ss3_rows[b1] is the index of a row (8 bytes: a
 // uint32 base, then lo and hi) in rows3 (row 0 empty), and b2 in that
-// row's lo..hi gives values[base + b2].
+// row's lo..hi gives values[base + b2]. row_words[b & 0x7F]: the same rows
+// as row_bytes, a 32-bit word each (lo | hi << 8 | base mod 2^16 << 16),
+// for a kernel that reads them with a gather.
 struct TwoByteTables {
   const std::uint16_t* one;
   const std::uint8_t* row_bytes;
@@ -46,6 +48,7 @@ struct TwoByteTables {
   const std::uint8_t* trail_ok;
   const std::uint16_t* ss3_rows;
   const void* rows3;
+  const std::uint32_t* row_words;
 };
 
 // The lead bytes among the 64 bytes whose bit is set in h (the high bytes
@@ -106,6 +109,15 @@ using TwoByteEncodeFn = std::size_t (*)(const TwoByteEncodeTables& t, const void
                                         std::size_t& written) noexcept;
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// AVX2: the characters' first and second bytes squeezed together with
+// vpshufb, 8 a step; rows and values read with gathers. Takes no SS3
+// three-byte code (the family's loop does).
+std::size_t two_byte_decode_avx2(const TwoByteTables& t, const unsigned char* in, std::size_t n, void* out,
+                                 std::size_t cap, unsigned unit, char32_t limit, std::size_t& written) noexcept;
+// 8 units at a time: pages and codes read with gathers, the codes' bytes
+// packed with vpshufb (as UTF-8 is, where a code has three or four bytes).
+std::size_t two_byte_encode_avx2(const TwoByteEncodeTables& t, const void* in, std::size_t n, unsigned unit,
+                                 char* out, std::size_t cap, std::size_t& written) noexcept;
 // AVX-512 with VBMI2 (vpcompressb) and BMI2: the characters' first and
 // second bytes compressed into lanes, the tables read with gathers.
 std::size_t two_byte_decode_avx512(const TwoByteTables& t, const unsigned char* in, std::size_t n, void* out,

@@ -1,0 +1,82 @@
+// AVX2 helpers shared by the kernels that write UTF-8 (utf8_units.cpp,
+// two_byte_avx2.cpp): code points in 32-bit lanes to their UTF-8, packed
+// together with a vpshufb per four lanes.
+#pragma once
+
+#include <cstddef>
+
+#include "kernels/target.hpp"
+
+#if defined(PGCODEC_KERNELS_X86)
+#include <immintrin.h>
+
+namespace pgcodec::kernels {
+
+// For four 32-bit lanes, each holding the UTF-8 of a code point (one to
+// four bytes, first byte lowest) and keyed by their lengths (lane j's
+// length less one in bits j and 4 + j: low bit, high bit), the vpshufb
+// control that lays the bytes out one after another, and their count.
+struct PackUtf8 {
+  alignas(16) unsigned char shuffle[256][16];
+  unsigned char count[256];
+};
+
+constexpr PackUtf8 make_pack_utf8() {
+  PackUtf8 t{};
+  for (unsigned key = 0; key < 256; ++key) {
+    unsigned k = 0;
+    for (unsigned lane = 0; lane < 4; ++lane) {
+      const unsigned len = 1 + ((key >> lane) & 1u) + 2 * ((key >> (4 + lane)) & 1u);
+      for (unsigned b = 0; b < len; ++b) t.shuffle[key][k++] = static_cast<unsigned char>(4 * lane + b);
+    }
+    t.count[key] = static_cast<unsigned char>(k);
+    for (unsigned b = k; b < 16; ++b) t.shuffle[key][b] = 0x80;
+  }
+  return t;
+}
+
+inline constexpr PackUtf8 kPackUtf8 = make_pack_utf8();
+
+// Stores the UTF-8 of 8 code points (32-bit lanes, U+0001..U+10FFFF, no
+// surrogates; below U+10000 unless Four) at d and returns its length: each
+// lane's bytes built in the lane, then packed by a vpshufb per four lanes.
+// Stores 16 bytes after each four lanes' bytes, so up to 12 past the end.
+template <bool Four>
+PGCODEC_TARGET_AVX2 inline std::size_t store_utf8_8(char* d, __m256i cp) noexcept {
+  const __m256i low6 = _mm256_set1_epi32(0x3F), c080 = _mm256_set1_epi32(0x80);
+  const __m256i s6 = _mm256_srli_epi32(cp, 6), s12 = _mm256_srli_epi32(cp, 12);
+  const __m256i last = _mm256_or_si256(_mm256_and_si256(cp, low6), c080);
+  const __m256i mid = _mm256_or_si256(_mm256_and_si256(s6, low6), c080);
+  const __m256i two = _mm256_or_si256(_mm256_or_si256(s6, _mm256_set1_epi32(0xC0)), _mm256_slli_epi32(last, 8));
+  const __m256i three = _mm256_or_si256(_mm256_or_si256(s12, _mm256_set1_epi32(0xE0)),
+                                        _mm256_or_si256(_mm256_slli_epi32(mid, 8), _mm256_slli_epi32(last, 16)));
+  const __m256i ge80 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0x7F));
+  const __m256i ge800 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0x7FF));
+  __m256i bytes = _mm256_blendv_epi8(_mm256_blendv_epi8(cp, two, ge80), three, ge800);
+  // A lane's length less one, 0..3, as a low bit and a high bit.
+  __m256i low_bit = _mm256_andnot_si256(ge800, ge80);
+  if constexpr (Four) {
+    const __m256i ge10000 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0xFFFF));
+    const __m256i high = _mm256_or_si256(_mm256_and_si256(s12, low6), c080);
+    const __m256i four = _mm256_or_si256(
+        _mm256_or_si256(_mm256_or_si256(_mm256_srli_epi32(cp, 18), _mm256_set1_epi32(0xF0)),
+                        _mm256_slli_epi32(high, 8)),
+        _mm256_or_si256(_mm256_slli_epi32(mid, 16), _mm256_slli_epi32(last, 24)));
+    bytes = _mm256_blendv_epi8(bytes, four, ge10000);
+    low_bit = _mm256_or_si256(low_bit, ge10000);
+  }
+  const auto lows = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(low_bit)));
+  const auto highs = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(ge800)));
+  const unsigned key0 = (lows & 0xFu) | ((highs & 0xFu) << 4), key1 = (lows >> 4) | (highs & 0xF0u);
+  const __m256i control = _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(kPackUtf8.shuffle[key1]),
+                                              reinterpret_cast<const __m128i*>(kPackUtf8.shuffle[key0]));
+  const __m256i packed = _mm256_shuffle_epi8(bytes, control);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(d), _mm256_castsi256_si128(packed));
+  const std::size_t first = kPackUtf8.count[key0];
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(d + first), _mm256_extracti128_si256(packed, 1));
+  return first + kPackUtf8.count[key1];
+}
+
+}  // namespace pgcodec::kernels
+
+#endif
