@@ -109,9 +109,9 @@ using TwoByteEncodeFn = std::size_t (*)(const TwoByteEncodeTables& t, const void
                                         std::size_t& written) noexcept;
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-// AVX2: the characters' first and second bytes squeezed together with
-// vpshufb, 8 a step; rows and values read with gathers. Takes no SS3
-// three-byte code (the family's loop does).
+// AVX2: the characters' first and second bytes (a three-byte code's third
+// too) squeezed together with vpshufb; rows and values read with gathers,
+// 8 characters a step.
 std::size_t two_byte_decode_avx2(const TwoByteTables& t, const unsigned char* in, std::size_t n, void* out,
                                  std::size_t cap, unsigned unit, char32_t limit, std::size_t& written) noexcept;
 // 8 units at a time: pages and codes read with gathers, the codes' bytes

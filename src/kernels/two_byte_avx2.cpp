@@ -40,11 +40,13 @@ constexpr Pack8 make_pack8() {
 
 constexpr Pack8 kPack8 = make_pack8();
 
-// The bytes at in[k] and in[k + 1] for each k whose bit of `starts` is
-// set, in order, to firsts and seconds; returns how many. Stores 8 bytes
-// past the last (both need 72 bytes of room).
+// The bytes at in[k] and in[k + 1] (and in[k + 2] when Thirds) for each k
+// whose bit of `starts` is set, in order, to firsts and seconds (and
+// thirds); returns how many. Stores 8 bytes past the last (each needs 72
+// bytes of room).
+template <bool Thirds>
 PGCODEC_TARGET_AVX2 inline unsigned squeeze(const unsigned char* in, std::uint64_t starts, unsigned char* firsts,
-                                            unsigned char* seconds) noexcept {
+                                            unsigned char* seconds, unsigned char* thirds) noexcept {
   unsigned k = 0;
   for (unsigned c = 0; c < 8; ++c) {
     const unsigned m = static_cast<unsigned>(starts >> (8 * c)) & 0xFFu;
@@ -53,6 +55,10 @@ PGCODEC_TARGET_AVX2 inline unsigned squeeze(const unsigned char* in, std::uint64
     const __m128i b = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(in + 8 * c + 1));
     _mm_storel_epi64(reinterpret_cast<__m128i*>(firsts + k), _mm_shuffle_epi8(a, control));
     _mm_storel_epi64(reinterpret_cast<__m128i*>(seconds + k), _mm_shuffle_epi8(b, control));
+    if constexpr (Thirds) {
+      const __m128i d = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(in + 8 * c + 2));
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(thirds + k), _mm_shuffle_epi8(d, control));
+    }
     k += kPack8.count[m];
   }
   return k;
@@ -153,7 +159,7 @@ std::size_t two_byte_decode_avx2(const TwoByteTables& t, const unsigned char* in
   const __m256i single_above = _mm256_set1_epi32(static_cast<int>(t.single_hi) + 1);
   const __m256i lim = _mm256_set1_epi32(static_cast<int>(limit));
   const __m256i low8 = _mm256_set1_epi32(0xFF);
-  alignas(32) unsigned char firsts[72] = {}, seconds[72] = {};
+  alignas(32) unsigned char firsts[72] = {}, seconds[72] = {}, thirds[72] = {};
   alignas(32) unsigned char stage[64 * 4 + 32];
   std::size_t i = 0, w = 0;
   while (n - i >= 66 && cap - w >= room) {
@@ -184,16 +190,28 @@ std::size_t two_byte_decode_avx2(const TwoByteTables& t, const unsigned char* in
                    << 32;
       single &= high;
     }
-    const std::uint64_t lead = lead_bytes(high & ~single);
-    const std::uint64_t trail = lead << 1;
+    // SS3 (8F) is a three-byte code's lead wherever it is: the bytes after
+    // one end a run of two-byte codes, and its two are its trails.
+    std::uint64_t ss3 = 0;
+    if (t.ss3_rows) {
+      const __m256i x8f = _mm256_set1_epi8(static_cast<char>(0x8F));
+      ss3 = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, x8f))) |
+            std::uint64_t{static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, x8f)))} << 32;
+    }
+    const std::uint64_t lead = lead_bytes(high & ~single & ~(ss3 | ss3 << 1 | ss3 << 2));
+    const std::uint64_t trail = lead << 1 | ss3 << 1 | ss3 << 2;
     // Characters that start before byte 63 (a lead there has its trail in
-    // the next block) and before the first NUL.
-    const auto stop = static_cast<unsigned>(__builtin_ctzll(zero | (std::uint64_t{1} << 63)));
+    // the next block), before an SS3 at 62 or 63 (likewise) and before the
+    // first NUL.
+    const auto stop = static_cast<unsigned>(
+        __builtin_ctzll(zero | (ss3 & (std::uint64_t{3} << 62)) | (std::uint64_t{1} << 63)));
     // A block that would stop within 16 bytes is left to the family's loop
     // whole: its few characters are cheaper there.
     if (stop < 16) break;
     const std::uint64_t starts = ~trail & ((std::uint64_t{1} << stop) - 1u);
-    const unsigned count = squeeze(in + i, starts, firsts, seconds);
+    const bool threes = (ss3 & starts) != 0;
+    const unsigned count = threes ? squeeze<true>(in + i, starts, firsts, seconds, thirds)
+                                  : squeeze<false>(in + i, starts, firsts, seconds, thirds);
     std::size_t bytes = 0;  // of stage
     for (unsigned g = 0; g < count; g += 8) {
       const __m256i b = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(firsts + g)));
@@ -205,9 +223,30 @@ std::size_t two_byte_decode_avx2(const TwoByteTables& t, const unsigned char* in
       // The lead byte's row: lo, hi and base mod 2^16 in one word.
       const __m256i rw = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), reinterpret_cast<const int*>(t.row_words),
                                                      _mm256_and_si256(b, x7f), lead8, 4);
-      const __m256i lo = _mm256_and_si256(rw, low8), hi = _mm256_and_si256(_mm256_srli_epi32(rw, 8), low8);
-      const __m256i in_row = _mm256_andnot_si256(_mm256_or_si256(gt(lo, b1), gt(b1, hi)), lead8);
-      const __m256i idx = _mm256_and_si256(_mm256_add_epi32(_mm256_srli_epi32(rw, 16), b1), _mm256_set1_epi32(0xFFFF));
+      __m256i lo = _mm256_and_si256(rw, low8), hi = _mm256_and_si256(_mm256_srli_epi32(rw, 8), low8);
+      __m256i last = b1;
+      __m256i idx_base = _mm256_srli_epi32(rw, 16);
+      __m256i m3 = _mm256_setzero_si256();
+      if (threes) {
+        // A three-byte code: the row its second byte picks (ss3_rows, then
+        // rows3: a uint32 base, lo and hi), and its third byte in it.
+        m3 = _mm256_cmpeq_epi32(b, _mm256_set1_epi32(0x8F));
+        if (_mm256_movemask_epi8(m3)) {
+          const __m256i row = gather_u16(t.ss3_rows, b1, m3);
+          const auto* rows3 = static_cast<const int*>(t.rows3);
+          const __m256i base3 = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), rows3, row, m3, 8);
+          const __m256i lohi = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), rows3 + 1, row, m3, 8);
+          lo = _mm256_blendv_epi8(lo, _mm256_and_si256(lohi, low8), m3);
+          hi = _mm256_blendv_epi8(hi, _mm256_and_si256(_mm256_srli_epi32(lohi, 8), low8), m3);
+          last = _mm256_blendv_epi8(b1, _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(thirds + g))), m3);
+          idx_base = _mm256_blendv_epi8(idx_base, base3, m3);
+        }
+      }
+      const __m256i in_row = _mm256_andnot_si256(_mm256_or_si256(gt(lo, last), gt(last, hi)), lead8);
+      // A two-byte row's base is kept mod 2^16 in row_words; a three-byte
+      // one's is whole.
+      const __m256i sum = _mm256_add_epi32(idx_base, last);
+      const __m256i idx = _mm256_blendv_epi8(_mm256_and_si256(sum, _mm256_set1_epi32(0xFFFF)), sum, m3);
       __m256i c = _mm256_or_si256(_mm256_andnot_si256(high8, b), gather_u16(t.values, idx, in_row));
       if (singles && _mm256_movemask_epi8(single8))
         c = _mm256_or_si256(c, gather_u16(t.one, _mm256_and_si256(b, x7f), single8));
