@@ -290,16 +290,34 @@ def fmt_time(ns: float) -> str:
 
 
 def machine() -> str:
+    """The CPU, with the vector extensions that choose pgcodec's kernel (the
+    same model name can be an AVX2-only and an AVX-512 machine), and the
+    kernel forced, if one is."""
     model = platform.processor() or "unknown CPU"
+    flags: set[str] = set()
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as f:
             for line in f:
-                if line.startswith("model name"):
+                if line.startswith("model name") and model == (platform.processor() or "unknown CPU"):
                     model = line.split(":", 1)[1].strip()
+                elif line.startswith("flags"):
+                    flags = set(line.split(":", 1)[1].split())
                     break
     except OSError:
         pass
-    return f"{model}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}, Python {platform.python_version()}"
+    if "avx512vbmi2" in flags:
+        isa = "AVX-512 with VBMI2"
+    elif "avx512bw" in flags:
+        isa = "AVX-512BW without VBMI2"
+    elif "avx2" in flags:
+        isa = "AVX2, no AVX-512"
+    else:
+        isa = "no AVX2" if flags else "vector extensions unknown"
+    forced = os.environ.get("PGCODEC_FORCE_IMPL")
+    if forced:
+        isa += f", PGCODEC_FORCE_IMPL={forced}"
+    return (f"{model} ({isa}), {os.cpu_count()} CPUs, {platform.system()} {platform.release()}, "
+            f"Python {platform.python_version()}")
 
 
 def markdown(results: list[dict], command: str, elapsed: float) -> str:
