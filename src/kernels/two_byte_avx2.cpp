@@ -14,31 +14,10 @@
 #if defined(PGCODEC_KERNELS_X86)
 #include <immintrin.h>
 
-#include "kernels/utf8_pack_avx2.hpp"
+#include "kernels/pack_avx2.hpp"
 
 namespace pgcodec::kernels {
 namespace {
-
-// For each 8-bit mask, the vpshufb control that moves the bytes whose bit
-// is set to the front, in order, and how many there are.
-struct Pack8 {
-  alignas(8) unsigned char shuffle[256][8];
-  unsigned char count[256];
-};
-
-constexpr Pack8 make_pack8() {
-  Pack8 t{};
-  for (unsigned m = 0; m < 256; ++m) {
-    unsigned k = 0;
-    for (unsigned b = 0; b < 8; ++b)
-      if (m & (1u << b)) t.shuffle[m][k++] = static_cast<unsigned char>(b);
-    t.count[m] = static_cast<unsigned char>(k);
-    for (unsigned b = k; b < 8; ++b) t.shuffle[m][b] = 0x80;
-  }
-  return t;
-}
-
-constexpr Pack8 kPack8 = make_pack8();
 
 // The bytes at in[k] and in[k + 1] (and in[k + 2] when Thirds) for each k
 // whose bit of `starts` is set, in order, to firsts and seconds (and
@@ -78,24 +57,6 @@ PGCODEC_TARGET_AVX2 inline __m256i gather_u16(const std::uint16_t* table, __m256
 
 // x > y for values below 2^31, as all here are.
 PGCODEC_TARGET_AVX2 inline __m256i gt(__m256i x, __m256i y) noexcept { return _mm256_cmpgt_epi32(x, y); }
-
-// Copies n bytes from src to dst with stores that end exactly at dst + n
-// (the last one overlapping the one before).
-PGCODEC_TARGET_AVX2 inline void copy_exact(char* dst, const unsigned char* src, std::size_t n) noexcept {
-  if (n >= 32) {
-    for (std::size_t k = 0; k + 32 < n; k += 32)
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + k),
-                          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + k)));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + n - 32),
-                        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + n - 32)));
-  } else if (n >= 16) {
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), _mm_loadu_si128(reinterpret_cast<const __m128i*>(src)));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + n - 16),
-                     _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + n - 16)));
-  } else {
-    for (std::size_t k = 0; k < n; ++k) dst[k] = static_cast<char>(src[k]);
-  }
-}
 
 // A block of 64 bytes with no high byte and no NUL, as it is, in units of
 // `unit` bytes (1, 2 or 4; UTF-8 is 1).

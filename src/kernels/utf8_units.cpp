@@ -1,6 +1,6 @@
 #include "kernels/utf8_units.hpp"
 
-#include "kernels/utf8_pack_avx2.hpp"
+#include "kernels/pack_avx2.hpp"
 
 #include <cstdint>
 
@@ -15,26 +15,20 @@ namespace pgcodec::kernels {
 namespace {
 
 // For each 8-bit mask, the vpshufb control that moves the 16-bit lanes whose
-// bit is set to the front, in order (the rest of the bytes zeroed), and how
-// many lanes that is: AVX2 has no vpcompressw.
+// bit is set to the front, in order (the rest of the bytes zeroed): kPack8's
+// positions, two bytes a lane. (How many: kPack8.count.)
 struct Pack16 {
   alignas(16) unsigned char shuffle[256][16];
-  unsigned char count[256];
 };
 
 constexpr Pack16 make_pack16() {
   Pack16 t{};
-  for (unsigned m = 0; m < 256; ++m) {
-    unsigned k = 0;
-    for (unsigned lane = 0; lane < 8; ++lane)
-      if (m & (1u << lane)) {
-        t.shuffle[m][2 * k] = static_cast<unsigned char>(2 * lane);
-        t.shuffle[m][2 * k + 1] = static_cast<unsigned char>(2 * lane + 1);
-        ++k;
-      }
-    for (unsigned b = 2 * k; b < 16; ++b) t.shuffle[m][b] = 0x80;
-    t.count[m] = static_cast<unsigned char>(k);
-  }
+  for (unsigned m = 0; m < 256; ++m)
+    for (unsigned b = 0; b < 8; ++b) {
+      const unsigned lane = kPack8.shuffle[m][b];
+      t.shuffle[m][2 * b] = static_cast<unsigned char>(lane == 0x80 ? 0x80 : 2 * lane);
+      t.shuffle[m][2 * b + 1] = static_cast<unsigned char>(lane == 0x80 ? 0x80 : 2 * lane + 1);
+    }
   return t;
 }
 
@@ -67,9 +61,9 @@ PGCODEC_TARGET_AVX2 inline std::size_t store_taken16(char16_t* o, __m256i cp, un
                           reinterpret_cast<const __m128i*>(kPack16.shuffle[lo]));
   const __m256i packed = _mm256_shuffle_epi8(cp, control);
   _mm_storeu_si128(reinterpret_cast<__m128i*>(o), _mm256_castsi256_si128(packed));
-  const std::size_t first = kPack16.count[lo];
+  const std::size_t first = kPack8.count[lo];
   _mm_storeu_si128(reinterpret_cast<__m128i*>(o + first), _mm256_extracti128_si256(packed, 1));
-  return first + kPack16.count[hi];
+  return first + kPack8.count[hi];
 }
 
 }  // namespace
@@ -104,26 +98,6 @@ PGCODEC_TARGET_AVX2 std::size_t utf8_to_units16_avx2(const unsigned char* p, std
 }
 
 namespace {
-
-// For each 8-bit mask, the vpermd indices that move the 32-bit lanes whose
-// bit is set to the front, in order, and how many lanes that is.
-struct Pack32 {
-  alignas(8) unsigned char index[256][8];
-  unsigned char count[256];
-};
-
-constexpr Pack32 make_pack32() {
-  Pack32 t{};
-  for (unsigned m = 0; m < 256; ++m) {
-    unsigned k = 0;
-    for (unsigned lane = 0; lane < 8; ++lane)
-      if (m & (1u << lane)) t.index[m][k++] = static_cast<unsigned char>(lane);
-    t.count[m] = static_cast<unsigned char>(k);
-  }
-  return t;
-}
-
-constexpr Pack32 kPack32 = make_pack32();
 
 PGCODEC_TARGET_AVX2 inline __m256i widen8(const unsigned char* q) noexcept {
   return _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(q)));
@@ -171,10 +145,12 @@ PGCODEC_TARGET_AVX2 std::size_t utf8_to_units32_avx2(const unsigned char* p, std
     const std::uint32_t take = lead & ((std::uint32_t{1} << end) - 1u);
     for (unsigned q = 0; q < 4; ++q) {
       const unsigned t = (take >> (8 * q)) & 0xFFu;
-      const __m256i index = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(kPack32.index[t])));
+      // kPack8's positions as vpermd indices (its 0x80 fill picks lane 0:
+      // those lanes are past the ones counted).
+      const __m256i index = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(kPack8.shuffle[t])));
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + w),
                           _mm256_permutevar8x32_epi32(code_points8_avx2(p + i + 8 * q), index));
-      w += kPack32.count[t];
+      w += kPack8.count[t];
     }
     i += end;
   }
@@ -237,7 +213,7 @@ PGCODEC_TARGET_AVX2 inline std::size_t units_to_utf8_avx2(const typename From::U
   char tail[2 * 32 + 16];
   std::size_t t = 0;
   for (; checked - i >= 8; i += 8) t += store_utf8_8<From::kFour>(tail + t, From::widen(u + i));
-  for (std::size_t k = 0; k < t; ++k) d[k] = tail[k];
+  copy_exact(d, tail, t);
   written = static_cast<std::size_t>(d - o) + t;
   return i;
 }

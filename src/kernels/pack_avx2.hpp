@@ -1,6 +1,7 @@
-// AVX2 helpers shared by the kernels that write UTF-8 (utf8_units.cpp,
-// two_byte_avx2.cpp): code points in 32-bit lanes to their UTF-8, packed
-// together with a vpshufb per four lanes.
+// AVX2 lane packing shared by the AVX2 kernels (utf8_units.cpp,
+// two_byte_avx2.cpp): AVX2 has no vpcompress, so lanes are moved to the
+// front by tables of shuffle controls keyed by a mask; code points in 32-bit
+// lanes to their UTF-8; and a copy that stores nothing past its end.
 #pragma once
 
 #include <cstddef>
@@ -11,6 +12,50 @@
 #include <immintrin.h>
 
 namespace pgcodec::kernels {
+
+// For each 8-bit mask, the positions of its set bits in order (the rest
+// 0x80: a vpshufb control that moves the bytes whose bit is set to the
+// front and zeroes the rest, or, widened, vpermd indices that move 32-bit
+// lanes likewise), and how many bits are set (a bit count, without the
+// popcnt instruction the AVX2 target does not imply).
+struct Pack8 {
+  alignas(8) unsigned char shuffle[256][8];
+  unsigned char count[256];
+};
+
+constexpr Pack8 make_pack8() {
+  Pack8 t{};
+  for (unsigned m = 0; m < 256; ++m) {
+    unsigned k = 0;
+    for (unsigned b = 0; b < 8; ++b)
+      if (m & (1u << b)) t.shuffle[m][k++] = static_cast<unsigned char>(b);
+    t.count[m] = static_cast<unsigned char>(k);
+    for (unsigned b = k; b < 8; ++b) t.shuffle[m][b] = 0x80;
+  }
+  return t;
+}
+
+inline constexpr Pack8 kPack8 = make_pack8();
+
+// Copies n bytes from src to dst with stores that end exactly at dst + n
+// (the last one overlapping the one before).
+PGCODEC_TARGET_AVX2 inline void copy_exact(char* dst, const void* from, std::size_t n) noexcept {
+  const auto* src = static_cast<const char*>(from);
+  if (n >= 32) {
+    for (std::size_t k = 0; k + 32 < n; k += 32)
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + k),
+                          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + k)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + n - 32),
+                        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + n - 32)));
+  } else if (n >= 16) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), _mm_loadu_si128(reinterpret_cast<const __m128i*>(src)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + n - 16),
+                     _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + n - 16)));
+  } else {
+    for (std::size_t k = 0; k < n; ++k) dst[k] = src[k];
+  }
+}
+
 
 // For four 32-bit lanes, each holding the UTF-8 of a code point (one to
 // four bytes, first byte lowest) and keyed by their lengths (lane j's
