@@ -3,6 +3,7 @@
 // but we must still validate the data") and sends it text unconverted, so
 // both codecs are validating copies, and errors name "UTF8".
 #include <cstring>
+#include <type_traits>
 
 #include "codec_table.hpp"
 #include "codecs/ascii_copy.hpp"
@@ -101,13 +102,18 @@ std::size_t decode_fast(const kernels::Kernel& k, const unsigned char* p, std::s
                         typename S::Unit* o, std::size_t cap, std::size_t& w, char32_t limit) noexcept {
   using U = typename S::Unit;
   std::size_t fw = w;
-  kernels::Utf8To16Fn blocks = nullptr;
-  kernels::Utf8To32Fn blocks32 = nullptr;
-  if constexpr (sizeof(U) == 2) {
-    if (limit >= 0xFFFFu) blocks = k.utf8_to_units16;
-  } else if constexpr (sizeof(U) == 4) {
-    if (limit >= 0x10FFFFu) blocks32 = k.utf8_to_units32;
-  }
+  // The kernel's block decoder for these units, where they may hold every
+  // code point it writes (none into Latin-1 units).
+  using BlockUnit = std::conditional_t<sizeof(U) == 2, char16_t, char32_t>;
+  [[maybe_unused]] const auto blocks = [&] {
+    if constexpr (sizeof(U) == 2) {
+      return limit >= 0xFFFFu ? k.utf8_to_units16 : kernels::Utf8To16Fn{};
+    } else if constexpr (sizeof(U) == 4) {
+      return limit >= 0x10FFFFu ? k.utf8_to_units32 : kernels::Utf8To32Fn{};
+    } else {
+      return nullptr;
+    }
+  }();
   std::size_t blocks_from = i, valid_end = i;
   // Hands a block decoder (16- or 32-bit units) what the validator accepts
   // of the next kBlockSpan bytes; true when it took any.
@@ -135,11 +141,8 @@ std::size_t decode_fast(const kernels::Kernel& k, const unsigned char* p, std::s
     // Any multibyte character hands the kernel's blocks what the validator
     // accepts (room: the output holds a unit for every byte left, as the
     // blocks need).
-    if constexpr (sizeof(U) == 4) {
-      if (blocks32 && i >= blocks_from && n - i >= 80 && take_blocks(blocks32, reinterpret_cast<char32_t*>(o + fw)))
-        continue;
-    } else if constexpr (sizeof(U) == 2) {
-      if (blocks && i >= blocks_from && n - i >= 80 && take_blocks(blocks, reinterpret_cast<char16_t*>(o + fw)))
+    if constexpr (sizeof(U) > 1) {
+      if (blocks && i >= blocks_from && n - i >= 80 && take_blocks(blocks, reinterpret_cast<BlockUnit*>(o + fw)))
         continue;
     }
     const unsigned c1 = p[i + 1];
@@ -262,28 +265,27 @@ std::size_t encode_prefix_loop(const Unit* u, std::size_t i, std::size_t n, char
                                kernels::Units32ToUtf8Fn blocks32) noexcept {
   std::size_t fw = w;
   std::size_t blocks_from = i;
+  // The kernel's block encoder for these units (none from Latin-1 units),
+  // and the longest UTF-8 a unit of them takes.
+  using BlockUnit = std::conditional_t<sizeof(Unit) == 2, char16_t, char32_t>;
+  [[maybe_unused]] const auto block_fn = [&] {
+    if constexpr (sizeof(Unit) == 2) {
+      return blocks;
+    } else {
+      return blocks32;
+    }
+  }();
+  constexpr std::size_t per = sizeof(Unit) == 2 ? 3 : 4;
   for (; i < n; ++i) {
     const std::uint32_t cp = u[i];
-    // Any unit above ASCII tries the kernel's blocks (Kernel::units16_to_utf8,
-    // Kernel::units32_to_utf8) on the units left that have room.
-    if constexpr (sizeof(Unit) == 2) {
-      if (cp >= 0x80u && blocks && i >= blocks_from && n - i >= 16) {
-        const std::size_t room = Checked ? (cap - fw) / 3 : n - i;
+    // Any unit above ASCII tries the kernel's blocks on the units left that
+    // have room.
+    if constexpr (sizeof(Unit) > 1) {
+      if (cp >= 0x80u && block_fn && i >= blocks_from && n - i >= 16) {
+        const std::size_t room = Checked ? (cap - fw) / per : n - i;
         std::size_t bytes = 0;
-        const std::size_t took = blocks(u + i, room < n - i ? room : n - i, o + fw, bytes);
-        fw += bytes;
-        if (took < kBlockRetry) blocks_from = i + took + kBlockRetry;
-        if (took) {
-          i += took - 1;  // the loop's ++i makes it took
-          continue;
-        }
-      }
-    } else if constexpr (sizeof(Unit) == 4) {
-      if (cp >= 0x80u && blocks32 && i >= blocks_from && n - i >= 16) {
-        const std::size_t room = Checked ? (cap - fw) / 4 : n - i;
-        std::size_t bytes = 0;
-        const std::size_t took = blocks32(reinterpret_cast<const char32_t*>(u + i), room < n - i ? room : n - i,
-                                          o + fw, bytes);
+        const std::size_t took =
+            block_fn(reinterpret_cast<const BlockUnit*>(u + i), room < n - i ? room : n - i, o + fw, bytes);
         fw += bytes;
         if (took < kBlockRetry) blocks_from = i + took + kBlockRetry;
         if (took) {
