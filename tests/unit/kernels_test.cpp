@@ -81,13 +81,15 @@ TEST(Kernels, SetActiveSwitchesEveryConversion) {
 }
 
 // Kernel::copy_until_nul (LATIN1's copy) stops at a NUL anywhere: in the
-// AVX-512 kernel's head before the output's 64-byte boundary, in each of
-// the four blocks of its 256-byte loop and in its tail, at every output
-// alignment; nothing is stored at or after the NUL.
+// head before the output's 64-byte (AVX-512) or 32-byte (AVX2) boundary,
+// in each of the four blocks of the unrolled loop, in the one-block loop
+// and in the tail (the AVX2 kernel's last block, the 32 bytes that end at
+// n), at every output alignment, from inputs too short for the unrolled
+// loop up; nothing is stored at or after the NUL.
 TEST(Kernels, CopyUntilNulStopsAtEveryNul) {
   for (const auto& k : kernels::available()) {
     if (!k.copy_until_nul) continue;
-    for (const std::size_t n : {std::size_t{300}, std::size_t{700}}) {
+    for (const std::size_t n : {std::size_t{100}, std::size_t{300}, std::size_t{700}}) {
       std::vector<unsigned char> src(n);
       for (std::size_t i = 0; i < n; ++i) src[i] = static_cast<unsigned char>(1 + i % 255);
       for (const std::size_t shift : {std::size_t{0}, std::size_t{8}, std::size_t{63}}) {
