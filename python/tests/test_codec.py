@@ -508,6 +508,21 @@ class CodecApi(unittest.TestCase):
                 text = c.decode(prefix + data)
                 self.assertEqual(text, prefix.decode() + "\u00e6\u0300")
                 self.assertEqual(text, c._decode_to_utf8(prefix + data).decode())
+        # The binding's copies between unit widths (python/src/text.cpp,
+        # convert_units: 8 or 16 units a step, then one at a time; maxchar_of
+        # a word at a time): every width a str is made in from every form it
+        # is decoded into, at every length modulo 16, short (decode_small's
+        # narrowing) and past the stack head (decode_rest's widening).
+        for name in ("UTF8", "GB18030", "EUC_JIS_2004", "WIN1252"):
+            c = pgcodec.lookup(name)
+            chars = [ch for ch in ("a", "é", "中", "😀") if c.encode(ch, "replace") != b"?"]
+            for n in range(0, 40):
+                for first in chars:
+                    for then in [""] + chars:
+                        for text in (first * n + then, first * (n + 200) + then + "b" * 300):
+                            # (A str of a kind wider than its widest character
+                            # would compare unequal: CPython compares kinds first.)
+                            self.assertEqual(c.decode(c.encode(text)), text, (name, n, first, then))
         # Every str is canonical (narrowest kind): equal strs compare and hash
         # equal only then.
         for text in ("aé", "é中", "中😀", "a\u00ff"):
