@@ -44,6 +44,13 @@ PyObject* decode_text(const CodecObject* self, PyObject* data, std::string_view 
 
 PyObject* decode_impl(PyObject* self_obj, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
                       const char* func) {
+  if (nargs == 1 && !kwnames && PyBytes_CheckExact(args[0])) {
+    // decode(b), the driver's call: no keywords, errors or buffer export to
+    // look at (callgrind: 100 of the 355 instructions an 8-byte decode
+    // took in the module).
+    const std::string_view in(PyBytes_AS_STRING(args[0]), static_cast<std::size_t>(PyBytes_GET_SIZE(args[0])));
+    return decode_text(as_codec(self_obj), args[0], in, Errors{}, true, nullptr);
+  }
   static const char* const names[] = {"data", "errors"};
   PyObject* a[2];
   if (!parse_args(func, args, nargs, kwnames, names, 1, a)) return nullptr;

@@ -234,17 +234,31 @@ struct ByteScan {
 ByteScan scan_bytes(const unsigned char* p, std::size_t n) {
   constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
   std::uint64_t bits = 0, zero = 0;
-  std::size_t i = 0;
-  for (; n - i >= 8; i += 8) {
-    std::uint64_t x;
-    std::memcpy(&x, p + i, 8);
+  const auto take = [&](std::uint64_t x) {
     bits |= x;
     zero |= (x - kOnes) & ~x;
+  };
+  // Every byte is looked at once or twice alike, with no loop over a tail
+  // of n mod 8 bytes (a byte loop, in callgrind, of every short decode): 8
+  // bytes at a time, the last 8 those that end at n; below 8, two 4-byte
+  // words that overlap, or bytes 0, n / 2 and n - 1 (the rest of the word
+  // 01s: ASCII, not NUL).
+  if (n >= 8) {
+    std::uint64_t x;
+    for (std::size_t i = 0; i + 8 < n; i += 8) {
+      std::memcpy(&x, p + i, 8);
+      take(x);
+    }
+    std::memcpy(&x, p + n - 8, 8);
+    take(x);
+  } else if (n >= 4) {
+    std::uint32_t a, b;
+    std::memcpy(&a, p, 4);
+    std::memcpy(&b, p + n - 4, 4);
+    take(a | std::uint64_t{b} << 32);
+  } else if (n) {
+    take((kOnes & ~std::uint64_t{0xFFFFFF}) | p[0] | std::uint64_t{p[n / 2]} << 8 | std::uint64_t{p[n - 1]} << 16);
   }
-  std::uint64_t tail = kOnes;  // the last bytes, the rest of the word 01s: ASCII, not NUL
-  std::memcpy(&tail, p + i, n - i);
-  bits |= tail;
-  zero |= (tail - kOnes) & ~tail;
   return {(bits & kHigh) == 0, (zero & kHigh) != 0};
 }
 
@@ -645,6 +659,12 @@ Result decode_rest(const Codec& c, std::string_view in, ErrorMode mode, bool fin
   return r;
 }
 
+// decode_str past its short copy (below): out of line, so that the stack
+// heads' 1.5 KiB frame and the registers it saves are not set up for a
+// copy (callgrind: decode_str took 118 instructions of an 8-byte copy).
+[[gnu::noinline]] Result decode_str_general(const Codec& c, std::string_view in, ErrorMode mode, bool final,
+                                            PyObject*& str, bool ascii);
+
 }  // namespace
 
 Result decode_str(const Codec& c, std::string_view in, ErrorMode mode, bool final, PyObject*& str) {
@@ -658,25 +678,29 @@ Result decode_str(const Codec& c, std::string_view in, ErrorMode mode, bool fina
     PyErr_NoMemory();
     return Result{};
   }
+  const auto* bytes = reinterpret_cast<const unsigned char*>(in.data());
+  if (n >= kCopyDecode) return decode_str_general(c, in, mode, final, str, all_ascii(bytes, n));
+  const ByteScan scan = scan_bytes(bytes, n);
+  const Identity& id = identity(c);
+  if (!scan.nul && (scan.ascii ? id.ascii_decodes : id.latin1_identity)) {
+    // Short, and what the library decodes each of these bytes to is the
+    // byte itself: the str is a copy, as encode() copies an ASCII str
+    // (and any Latin-1 one to LATIN1).
+    str = PyUnicode_New(static_cast<Py_ssize_t>(n), scan.ascii ? 0x7F : 0xFF);
+    if (!str) return Result{};
+    std::memcpy(PyUnicode_DATA(str), in.data(), n);
+    return Result{n, n};  // built in the caller's slot: a named Result was built aside and copied there
+  }
+  return decode_str_general(c, in, mode, final, str, scan.ascii);
+}
+
+namespace {
+
+Result decode_str_general(const Codec& c, std::string_view in, ErrorMode mode, bool final, PyObject*& str,
+                          bool ascii) {
+  const std::size_t n = in.size();
   std::size_t in_done = 0, out_done = 0;
   const Identity& id = identity(c);
-  const auto* bytes = reinterpret_cast<const unsigned char*>(in.data());
-  bool ascii;
-  if (n < kCopyDecode) {
-    const ByteScan scan = scan_bytes(bytes, n);
-    ascii = scan.ascii;
-    if (!scan.nul && (ascii ? id.ascii_decodes : id.latin1_identity)) {
-      // Short, and what the library decodes each of these bytes to is the
-      // byte itself: the str is a copy, as encode() copies an ASCII str
-      // (and any Latin-1 one to LATIN1).
-      str = PyUnicode_New(static_cast<Py_ssize_t>(n), ascii ? 0x7F : 0xFF);
-      if (!str) return Result{};
-      std::memcpy(PyUnicode_DATA(str), in.data(), n);
-      return Result{n, n};  // built in the caller's slot: a named Result was built aside and copied there
-    }
-  } else {
-    ascii = all_ascii(bytes, n);
-  }
   if (ascii || id.latin1_decodes) {
     // ASCII bytes, or an encoding with nothing above U+00FF (LATIN1): the
     // input says the str's kind (ASCII is itself in every encoding; the
@@ -738,6 +762,8 @@ Result decode_str(const Codec& c, std::string_view in, ErrorMode mode, bool fina
   }
   return decode_rest(c, in, mode, final, str, in_done, out_done);
 }
+
+}  // namespace
 
 UnitText units_of(PyObject* str) {
   const auto n = static_cast<std::size_t>(PyUnicode_GET_LENGTH(str));
