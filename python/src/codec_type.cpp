@@ -170,10 +170,13 @@ PyObject* codec_decode_partial(PyObject* self_obj, PyObject* const* args, Py_ssi
 
 PyObject* codec_encode(PyObject* self_obj, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   static const char* const names[] = {"text", "errors"};
-  PyObject* a[2];
-  if (!parse_args("encode", args, nargs, kwnames, names, 1, a)) return nullptr;
+  PyObject* a[2] = {nargs == 1 ? args[0] : nullptr, nullptr};
   Errors errors;
-  if (!parse_errors(a[1], &errors)) return nullptr;
+  // encode(s), the driver's call, as decode(b) (see decode_impl): no
+  // keywords or errors to look at.
+  if ((nargs != 1 || kwnames) &&
+      (!parse_args("encode", args, nargs, kwnames, names, 1, a) || !parse_errors(a[1], &errors)))
+    return nullptr;
   PyObject* str = a[0];
   if (!str_arg(str)) return nullptr;
   const CodecObject* self = as_codec(self_obj);
