@@ -106,6 +106,18 @@ PGCODEC_TARGET_AVX512 std::size_t ascii_run_avx512(const unsigned char* p,
   }
 }
 
+namespace {
+
+PGCODEC_TARGET_AVX2 inline __m256i load32(const unsigned char* p) noexcept {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+}
+
+PGCODEC_TARGET_AVX2 inline bool has_nul(__m256i v) noexcept {
+  return _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_setzero_si256())) != 0;
+}
+
+}  // namespace
+
 // LATIN1's copy. From 256 bytes: the first 32 stored unaligned, then 128
 // bytes an iteration (one test of the four blocks' bytewise minimum) stored
 // at 32-byte boundaries of dst (a str's data starts 8 bytes past one, and
@@ -113,16 +125,15 @@ PGCODEC_TARGET_AVX512 std::size_t ascii_run_avx512(const unsigned char* p,
 // block with a NUL stops them, and the tail copies up to it.
 PGCODEC_TARGET_AVX2 std::size_t copy_until_nul_avx2(const unsigned char* src, unsigned char* dst,
                                                     std::size_t n) noexcept {
-#define load(at) _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + (at)))
-#define has_nul(v) (_mm256_movemask_epi8(_mm256_cmpeq_epi8((v), _mm256_setzero_si256())) != 0)
   std::size_t i = 0;
   if (n >= 256) {
-    const __m256i first = load(0);
+    const __m256i first = load32(src);
     if (!has_nul(first)) {
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst), first);
       i = 32 - (reinterpret_cast<std::uintptr_t>(dst) & 31u);  // dst + i is aligned; [i, 32) stored twice
       for (; n - i >= 128; i += 128) {
-        const __m256i a = load(i), b = load(i + 32), c = load(i + 64), d = load(i + 96);
+        const __m256i a = load32(src + i), b = load32(src + i + 32), c = load32(src + i + 64),
+                      d = load32(src + i + 96);
         if (has_nul(_mm256_min_epu8(_mm256_min_epu8(a, b), _mm256_min_epu8(c, d)))) break;
         _mm256_store_si256(reinterpret_cast<__m256i*>(dst + i), a);
         _mm256_store_si256(reinterpret_cast<__m256i*>(dst + i + 32), b);
@@ -132,7 +143,7 @@ PGCODEC_TARGET_AVX2 std::size_t copy_until_nul_avx2(const unsigned char* src, un
     }
   }
   for (; n - i >= 32; i += 32) {
-    const __m256i v = load(i);
+    const __m256i v = load32(src + i);
     if (has_nul(v)) break;
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i), v);
   }
@@ -141,7 +152,7 @@ PGCODEC_TARGET_AVX2 std::size_t copy_until_nul_avx2(const unsigned char* src, un
     // bytes before i was stored already, and is stored again the same): no
     // tail loop or call, whose length-dependent branches a text of another
     // length mispredicts.
-    const __m256i v = load(n - 32);
+    const __m256i v = load32(src + n - 32);
     const auto nuls = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_setzero_si256())));
     if (!(nuls >> (32 - (n - i)))) {
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + n - 32), v);
@@ -152,8 +163,6 @@ PGCODEC_TARGET_AVX2 std::size_t copy_until_nul_avx2(const unsigned char* src, un
   const std::size_t run = nul ? static_cast<std::size_t>(static_cast<const unsigned char*>(nul) - src) : n;
   if (run > i) std::memcpy(dst + i, src + i, run - i);
   return run;
-#undef load
-#undef has_nul
 }
 
 // 256 bytes an iteration while they are there (one test of the four

@@ -13,29 +13,38 @@
 
 namespace pgcodec::kernels {
 
-// For each 8-bit mask, the positions of its set bits in order (the rest
-// 0x80: a vpshufb control that moves the bytes whose bit is set to the
-// front and zeroes the rest, or, widened, vpermd indices that move 32-bit
-// lanes likewise), and how many bits are set (a bit count, without the
-// popcnt instruction the AVX2 target does not imply).
-struct Pack8 {
-  alignas(8) unsigned char shuffle[256][8];
+// Shuffle tables keyed by an 8-bit mask: for each key, the vpshufb control
+// that lays out one after another, in lane order, the first len(key, lane)
+// bytes of each of `Lanes` lanes of `LaneBytes` bytes (the rest of the
+// control 0x80: zeroed), and how many bytes that is. One builder for every
+// table the AVX2 kernels pack with.
+template <std::size_t Width>
+struct PackTable {
+  alignas(Width) unsigned char shuffle[256][Width];
   unsigned char count[256];
 };
 
-constexpr Pack8 make_pack8() {
-  Pack8 t{};
-  for (unsigned m = 0; m < 256; ++m) {
+template <std::size_t Width, unsigned Lanes, unsigned LaneBytes, class Len>
+constexpr PackTable<Width> make_pack(Len len) {
+  PackTable<Width> t{};
+  for (unsigned key = 0; key < 256; ++key) {
     unsigned k = 0;
-    for (unsigned b = 0; b < 8; ++b)
-      if (m & (1u << b)) t.shuffle[m][k++] = static_cast<unsigned char>(b);
-    t.count[m] = static_cast<unsigned char>(k);
-    for (unsigned b = k; b < 8; ++b) t.shuffle[m][b] = 0x80;
+    for (unsigned lane = 0; lane < Lanes; ++lane)
+      for (unsigned b = 0; b < len(key, lane); ++b) t.shuffle[key][k++] = static_cast<unsigned char>(LaneBytes * lane + b);
+    t.count[key] = static_cast<unsigned char>(k);
+    for (unsigned b = k; b < Width; ++b) t.shuffle[key][b] = 0x80;
   }
   return t;
 }
 
-inline constexpr Pack8 kPack8 = make_pack8();
+// The positions of the mask's set bits in order (a vpshufb control that
+// moves the bytes whose bit is set to the front, or, widened, vpermd
+// indices that move 32-bit lanes likewise), and how many bits are set (a
+// bit count, without the popcnt instruction the AVX2 target does not
+// imply).
+inline constexpr PackTable<8> kPack8 =
+    make_pack<8, 8, 1>([](unsigned m, unsigned lane) { return (m >> lane) & 1u; });
+
 
 // Copies n bytes from src to dst with stores that end exactly at dst + n
 // (the last one overlapping the one before).
@@ -61,26 +70,9 @@ PGCODEC_TARGET_AVX2 inline void copy_exact(char* dst, const void* from, std::siz
 // four bytes, first byte lowest) and keyed by their lengths (lane j's
 // length less one in bits j and 4 + j: low bit, high bit), the vpshufb
 // control that lays the bytes out one after another, and their count.
-struct PackUtf8 {
-  alignas(16) unsigned char shuffle[256][16];
-  unsigned char count[256];
-};
+inline constexpr PackTable<16> kPackUtf8 = make_pack<16, 4, 4>(
+    [](unsigned key, unsigned lane) { return 1 + ((key >> lane) & 1u) + 2 * ((key >> (4 + lane)) & 1u); });
 
-constexpr PackUtf8 make_pack_utf8() {
-  PackUtf8 t{};
-  for (unsigned key = 0; key < 256; ++key) {
-    unsigned k = 0;
-    for (unsigned lane = 0; lane < 4; ++lane) {
-      const unsigned len = 1 + ((key >> lane) & 1u) + 2 * ((key >> (4 + lane)) & 1u);
-      for (unsigned b = 0; b < len; ++b) t.shuffle[key][k++] = static_cast<unsigned char>(4 * lane + b);
-    }
-    t.count[key] = static_cast<unsigned char>(k);
-    for (unsigned b = k; b < 16; ++b) t.shuffle[key][b] = 0x80;
-  }
-  return t;
-}
-
-inline constexpr PackUtf8 kPackUtf8 = make_pack_utf8();
 
 // Stores the UTF-8 of 8 code points (32-bit lanes, U+0001..U+10FFFF, no
 // surrogates; below U+10000 unless Four) at d and returns its length: each

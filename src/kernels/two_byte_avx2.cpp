@@ -246,26 +246,8 @@ namespace {
 // (16-bit lanes, the code's first byte low), the vpshufb control that keeps
 // each lane's first byte and a two-byte code's second, in order, and their
 // count.
-struct PackCodes {
-  alignas(16) unsigned char shuffle[256][16];
-  unsigned char count[256];
-};
-
-constexpr PackCodes make_pack_codes() {
-  PackCodes t{};
-  for (unsigned m = 0; m < 256; ++m) {
-    unsigned k = 0;
-    for (unsigned lane = 0; lane < 8; ++lane) {
-      t.shuffle[m][k++] = static_cast<unsigned char>(2 * lane);
-      if (m & (1u << lane)) t.shuffle[m][k++] = static_cast<unsigned char>(2 * lane + 1);
-    }
-    t.count[m] = static_cast<unsigned char>(k);
-    for (unsigned b = k; b < 16; ++b) t.shuffle[m][b] = 0x80;
-  }
-  return t;
-}
-
-constexpr PackCodes kPackCodes = make_pack_codes();
+constexpr PackTable<16> kPackCodes =
+    make_pack<16, 8, 2>([](unsigned m, unsigned lane) { return 1 + ((m >> lane) & 1u); });
 
 PGCODEC_TARGET_AVX2 inline __m256i load8(const void* in, std::size_t i, unsigned unit) noexcept {
   if (unit == 2)

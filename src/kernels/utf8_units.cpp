@@ -15,24 +15,10 @@ namespace pgcodec::kernels {
 namespace {
 
 // For each 8-bit mask, the vpshufb control that moves the 16-bit lanes whose
-// bit is set to the front, in order (the rest of the bytes zeroed): kPack8's
-// positions, two bytes a lane. (How many: kPack8.count.)
-struct Pack16 {
-  alignas(16) unsigned char shuffle[256][16];
-};
-
-constexpr Pack16 make_pack16() {
-  Pack16 t{};
-  for (unsigned m = 0; m < 256; ++m)
-    for (unsigned b = 0; b < 8; ++b) {
-      const unsigned lane = kPack8.shuffle[m][b];
-      t.shuffle[m][2 * b] = static_cast<unsigned char>(lane == 0x80 ? 0x80 : 2 * lane);
-      t.shuffle[m][2 * b + 1] = static_cast<unsigned char>(lane == 0x80 ? 0x80 : 2 * lane + 1);
-    }
-  return t;
-}
-
-constexpr Pack16 kPack16 = make_pack16();
+// bit is set to the front, in order (the rest of the bytes zeroed). (How
+// many lanes: kPack8.count.)
+constexpr PackTable<16> kPack16 =
+    make_pack<16, 8, 2>([](unsigned m, unsigned lane) { return 2 * ((m >> lane) & 1u); });
 
 // 16 positions' code points in 16-bit lanes, each as if a character of one
 // to three bytes started there (q[0..17] read); which positions do start
