@@ -11,9 +11,12 @@
 // constant data): rows indexed by the bytes of a code (decoding), two-level
 // pages indexed by code point (encoding), GB18030's four-byte ranges by
 // arithmetic on a rank index. Only the 25 combined pairs keep a binary search.
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstring>
+#include <new>
 
 #include "codec_table.hpp"
 #include "codecs/ascii_copy.hpp"
@@ -78,8 +81,44 @@ struct BlockInfo {
   alignas(64) std::uint8_t lead_ok[128] = {};
   alignas(64) std::uint8_t trail_ok[256] = {};
   alignas(64) std::uint8_t row_bytes[4 * 128] = {};  // kernels::TwoByteTables
-  std::uint32_t row_words[128] = {};                  // likewise
 };
+
+// A table of `size` uint16 entries for encoding e, filled by fill(entries)
+// on the first call and kept for the process in slots[e] (a thread that
+// loses the race to publish its copy frees it and takes the winner's);
+// null when the allocation fails. For the kernels' one-read tables
+// (pair_values, bmp_entries_of), built only for an encoding whose blocks
+// run.
+template <class Fill>
+const std::uint16_t* lazy_table(std::atomic<const std::uint16_t*> (&slots)[encoding_count], Encoding e,
+                                std::size_t size, Fill fill) noexcept {
+  std::atomic<const std::uint16_t*>& slot = slots[static_cast<std::size_t>(to_int(e))];
+  if (const std::uint16_t* built = slot.load(std::memory_order_acquire)) return built;
+  auto* fresh = new (std::nothrow) std::uint16_t[size];
+  if (!fresh) return nullptr;
+  fill(fresh);
+  const std::uint16_t* expected = nullptr;
+  if (!slot.compare_exchange_strong(expected, fresh, std::memory_order_acq_rel)) {
+    delete[] fresh;
+    return expected;
+  }
+  return fresh;
+}
+
+// kernels::TwoByteTables::pair_values (64 KiB): the value of each lead byte
+// and second byte, for the AVX2 kernel: one gather a character where the
+// lead's row and then the value were two dependent ones (on the AVX2 Zen 3
+// they were most of the kernel's samples, perf).
+const std::uint16_t* pair_values_of(Encoding e, const MultibyteDense& d) noexcept {
+  static std::atomic<const std::uint16_t*> slots[encoding_count];
+  return lazy_table(slots, e, 32768, [&](std::uint16_t* v) {
+    std::fill(v, v + 32768, std::uint16_t{0});
+    for (unsigned b = 0x80; b < 0x100; ++b) {
+      const DecodeRow& row = d.two[b];
+      for (unsigned t = row.lo; t <= row.hi; ++t) v[(b & 0x7Fu) << 8 | t] = dense_row_value(d, row, t);
+    }
+  });
+}
 
 const BlockInfo& block_info_of(Encoding e) noexcept {
   static const auto all = [] {
@@ -98,11 +137,9 @@ const BlockInfo& block_info_of(Encoding e) noexcept {
           s.row_bytes[128 + (b & 0x7Fu)] = row.hi;
           s.row_bytes[256 + (b & 0x7Fu)] = static_cast<std::uint8_t>(row.base);
           s.row_bytes[384 + (b & 0x7Fu)] = static_cast<std::uint8_t>(row.base >> 8);
-          s.row_words[b & 0x7Fu] = row.lo | std::uint32_t{row.hi} << 8 | (row.base & 0xFFFFu) << 16;
           s.short_rows &= static_cast<std::uint32_t>(row.base + row.hi) < 65536u;
         } else {
           s.row_bytes[b & 0x7Fu] = 1;  // lo 1 > hi 0: no trail is in the row
-          s.row_words[b & 0x7Fu] = 1;
         }
         if (!d->one[b & 0x7Fu]) continue;
         if (s.lo > s.hi) {
@@ -267,8 +304,14 @@ struct Blocks {
   const MultibyteDense& d;
   const Encoding enc;
   const BlockInfo* info_ = nullptr;
+  const std::uint16_t* pair_values_ = nullptr;  // looked up at the kernel's first call
   Backoff backoff{true};
   Blocks(const MultibyteDense& dense, Encoding e) noexcept : d(dense), enc(e) {}
+
+  bool first_pair_values() noexcept {
+    pair_values_ = pair_values_of(enc, d);
+    return pair_values_ != nullptr;
+  }
 
   // Whether step is worth calling at fi: not where fewer bytes than a
   // block are left (step would take none), nor while backing off.
@@ -292,15 +335,16 @@ struct Blocks {
     // At least two blocks' worth: a short text that the blocks stop in
     // early (random EUC_JP of 100 bytes) pays the kernel's set-up for
     // nothing, 15 % of the call.
-    if (k.two_byte_decode && info.short_rows && n - fi >= 128) {
-      const kernels::TwoByteTables tables{d.one,        info.row_bytes, d.values,      info.lo, info.hi,
-                                          info.lead_ok, info.trail_ok,  info.ss3_rows, d.rows,
-                                          info.row_words};
-      std::size_t wrote = 0;
-      fi += k.two_byte_decode(tables, p + fi, n - fi, ob + fw, cap - fw, S::kUtf8 ? 0 : sizeof(typename S::Unit),
-                              limit, wrote);
-      fw += wrote;
-    } else if (!k.two_byte_decode && n - fi >= 64 && cap - fw >= kBlockRoom<S>) {
+    if (k.two_byte_decode) {
+      if (info.short_rows && n - fi >= 128 && (pair_values_ || !k.two_byte_flat_tables || first_pair_values())) {
+        const kernels::TwoByteTables tables{d.one,        info.row_bytes, d.values,      info.lo, info.hi,
+                                            info.lead_ok, info.trail_ok,  info.ss3_rows, d.rows,  pair_values_};
+        std::size_t wrote = 0;
+        fi += k.two_byte_decode(tables, p + fi, n - fi, ob + fw, cap - fw,
+                                S::kUtf8 ? 0 : sizeof(typename S::Unit), limit, wrote);
+        fw += wrote;
+      }
+    } else if (n - fi >= 64 && cap - fw >= kBlockRoom<S>) {
       fi = decode_block64<S>(p, fi, ob, fw, d.one, TwoByteRows{d.two, d.values}, info, limit);
     }
     backoff.took(at, fi);
@@ -633,6 +677,21 @@ const Seconds& seconds_of(Encoding e) noexcept {
   return all[static_cast<std::size_t>(to_int(e))];
 }
 
+// The page entry (CodePages) of every code point below U+10000, one array of
+// 65536 (128 KiB) per encoding, for the encode kernel: one read a character
+// where page_of and then the page are two dependent ones. On the AVX2 Zen 3
+// that halved the kernel's time on 1 KB of Korean, Chinese and Japanese
+// (its two gathers a step were half of the samples, perf). Built on the
+// first block of the first encode in the encoding (lazy_table); null when
+// the allocation fails (the kernel then reads the pages).
+const std::uint16_t* bmp_entries_of(Encoding e, const MultibyteDense& d) noexcept {
+  static std::atomic<const std::uint16_t*> slots[encoding_count];
+  return lazy_table(slots, e, 65536, [&](std::uint16_t* v) {
+    const CodePages pages{d.page_of, d.page_count, d.pages};
+    for (std::uint32_t cp = 0; cp < 65536; ++cp) v[cp] = pages(cp);
+  });
+}
+
 // encode_units' fast path: what encode() (above) does for a character,
 // read from code units: ASCII other than NUL as itself, any other character
 // by its table code (dense_encode: pages, wide codes, GB18030's four-byte
@@ -646,8 +705,8 @@ const Seconds& seconds_of(Encoding e) noexcept {
 // this one); the last unit is always left to the block path (which holds
 // it back in a chunk of a longer text).
 template <bool kCombined, class Unit>
-std::size_t encode_prefix(const MultibyteDense& d, const Unit* u, std::size_t i, std::size_t n, char* ob,
-                          std::size_t cap, std::size_t& w, bool final, const Seconds* sec,
+std::size_t encode_prefix(Encoding enc, const MultibyteDense& d, const Unit* u, std::size_t i, std::size_t n,
+                          char* ob, std::size_t cap, std::size_t& w, bool final, const Seconds* sec,
                           const kernels::Kernel& k) noexcept {
   const CodePages pages{d.page_of, d.page_count, d.pages};
   // The kernel's blocks (not for Latin-1 units, which CJK text never is),
@@ -656,8 +715,8 @@ std::size_t encode_prefix(const MultibyteDense& d, const Unit* u, std::size_t i,
   const std::uint64_t second_bits = kCombined ? sec->bits : 0;
   const std::uint32_t* const seconds = kCombined ? sec->cp : nullptr;
   const std::size_t second_count = kCombined ? sec->count : 0;
-  const kernels::TwoByteEncodeTables block_tables{d.page_of, d.page_count, d.pages, d.wide_codes,
-                                                  seconds,   static_cast<unsigned>(second_count)};
+  kernels::TwoByteEncodeTables block_tables{d.page_of, d.page_count, d.pages, d.wide_codes,
+                                            seconds,   static_cast<unsigned>(second_count)};
   Backoff backoff(blocks != nullptr);
   LinearRun last_run{0, 0, 0};  // GB18030: the run of the last four-byte code
   std::size_t fw = w;
@@ -672,6 +731,7 @@ std::size_t encode_prefix(const MultibyteDense& d, const Unit* u, std::size_t i,
     // store's position then waits for the previous character's two loads.)
     if (d.page_count) {
       if (blocks && backoff.due(i) && n - i >= 32) {
+        if (!block_tables.bmp && k.two_byte_flat_tables) block_tables.bmp = bmp_entries_of(enc, d);
         const std::size_t at = i;
         std::size_t wrote = 0;
         i += blocks(block_tables, u + i, n - i, sizeof(Unit), ob + fw, cap - fw, wrote);
@@ -780,13 +840,13 @@ std::size_t encode_units_prefix(const CodecRow& row, const UnitText& in, std::si
   if (!k.table_shortcuts) return i;
   if (d.pair_count == 0) {
     return with_units(in, [&](const auto* u) {
-      return encode_prefix<false>(d, u, i, in.length, out.data(), out.size(), w, final, nullptr, k);
+      return encode_prefix<false>(row.encoding, d, u, i, in.length, out.data(), out.size(), w, final, nullptr, k);
     });
   }
   const Seconds& sec = seconds_of(row.encoding);
   if (!sec.fits) return i;  // more than this loop is for: the block path
   return with_units(in, [&](const auto* u) {
-    return encode_prefix<true>(d, u, i, in.length, out.data(), out.size(), w, final, &sec, k);
+    return encode_prefix<true>(row.encoding, d, u, i, in.length, out.data(), out.size(), w, final, &sec, k);
   });
 }
 

@@ -78,6 +78,10 @@ struct Kernel {
   // And their encoding from code units, 32 at a time. Null: the family's
   // encode loop does it.
   TwoByteEncodeFn two_byte_encode = nullptr;
+  // Whether two_byte_decode reads TwoByteTables::pair_values and
+  // two_byte_encode TwoByteEncodeTables::bmp: the family builds them (64
+  // and 128 KiB an encoding, on first use) only for a kernel that does.
+  bool two_byte_flat_tables = false;
 };
 
 // Scalar first, then the SIMD kernels this build and this CPU can run, in

@@ -36,9 +36,10 @@ namespace pgcodec::kernels {
 // their three-byte codes 8F b1 b2, a byte that is never anything but such
 // a lead in valid text; ss3_rows[b1] is the index of a row (8 bytes: a
 // uint32 base, then lo and hi) in rows3 (row 0 empty), and b2 in that
-// row's lo..hi gives values[base + b2]. row_words[b & 0x7F]: the same rows
-// as row_bytes, a 32-bit word each (lo | hi << 8 | base mod 2^16 << 16),
-// for a kernel that reads them with a gather.
+// row's lo..hi gives values[base + b2]. pair_values[(b & 0x7F) << 8 | t]
+// (32768 entries, or null): the value of the two bytes b t, values[base + t]
+// of b's row when t is in it, else 0, for a kernel that reads one entry a
+// character where the row and then the value are two dependent reads.
 struct TwoByteTables {
   const std::uint16_t* one;
   const std::uint8_t* row_bytes;
@@ -48,7 +49,7 @@ struct TwoByteTables {
   const std::uint8_t* trail_ok;
   const std::uint16_t* ss3_rows;
   const void* rows3;
-  const std::uint32_t* row_words;
+  const std::uint16_t* pair_values;
 };
 
 // The lead bytes among the 64 bytes whose bit is set in h (the high bytes
@@ -88,7 +89,10 @@ using TwoByteDecodeFn = std::size_t (*)(const TwoByteTables& t, const unsigned c
 // encoding's pairs (EUC_JIS_2004 and SHIFT_JIS_2004: U+309A after か is
 // one code), second_count of them, or null for an encoding without pairs;
 // with pairs, a character followed by one of them, or by a unit that is no
-// character, is left to the family's loop, which looks ahead.
+// character, is left to the family's loop, which looks ahead. bmp (or
+// null): the page entry of every code point below U+10000 (65536 entries,
+// what page_of and pages give), for a kernel that reads one entry a
+// character where page_of and pages are two dependent reads.
 struct TwoByteEncodeTables {
   const std::uint16_t* page_of;
   std::uint32_t page_count;
@@ -96,6 +100,7 @@ struct TwoByteEncodeTables {
   const std::uint32_t* wide_codes;
   const std::uint32_t* seconds;
   unsigned second_count;
+  const std::uint16_t* bmp = nullptr;
 };
 
 // Encodes whole characters of the n code units at `in` (unit: 2 or 4 bytes
@@ -110,12 +115,14 @@ using TwoByteEncodeFn = std::size_t (*)(const TwoByteEncodeTables& t, const void
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 // AVX2: the characters' first and second bytes (a three-byte code's third
-// too) squeezed together with vpshufb; rows and values read with gathers,
-// 8 characters a step.
+// too) squeezed together with vpshufb; two-byte codes read from
+// pair_values (which it needs), singles from one and three-byte codes from
+// their rows with gathers, 8 characters a step.
 std::size_t two_byte_decode_avx2(const TwoByteTables& t, const unsigned char* in, std::size_t n, void* out,
                                  std::size_t cap, unsigned unit, char32_t limit, std::size_t& written) noexcept;
-// 8 units at a time: pages and codes read with gathers, the codes' bytes
-// packed with vpshufb (as UTF-8 is, where a code has three or four bytes).
+// 8 units at a time: page entries (from bmp when given) and wide codes read
+// with gathers, the codes' bytes packed with vpshufb (as UTF-8 is, where a
+// code has three or four bytes).
 std::size_t two_byte_encode_avx2(const TwoByteEncodeTables& t, const void* in, std::size_t n, unsigned unit,
                                  char* out, std::size_t cap, std::size_t& written) noexcept;
 // AVX-512 with VBMI2 (vpcompressb) and BMI2: the characters' first and

@@ -3,11 +3,11 @@
 // bytes: the characters found from bit masks (lead_bytes), as the scalar
 // block (codecs/multibyte.cpp, decode_block64) finds them; their first and
 // second bytes squeezed together eight bytes at a time with vpshufb; then 8
-// characters at a time: the lead byte's row (lo, hi and base mod 2^16 in
-// one word, TwoByteTables::row_words) and the value read with gathers, a
-// single's code point likewise, ASCII as it is. The block's output is built
-// in a buffer and copied out with stores that end exactly at its end, so
-// nothing is stored past what the kernel reports.
+// characters at a time: a two-byte code's value read with a gather from
+// TwoByteTables::pair_values (by its two bytes), a single's code point
+// likewise, a three-byte code's from its row, ASCII as it is. The block's
+// output is built in a buffer and copied out with stores that end exactly
+// at its end, so nothing is stored past what the kernel reports.
 #include "kernels/target.hpp"
 #include "kernels/two_byte.hpp"
 
@@ -181,34 +181,24 @@ std::size_t two_byte_decode_avx2(const TwoByteTables& t, const unsigned char* in
       const __m256i single8 =
           singles ? _mm256_and_si256(gt(b, single_below), gt(single_above, b)) : _mm256_setzero_si256();
       const __m256i lead8 = _mm256_andnot_si256(single8, high8);
-      // The lead byte's row: lo, hi and base mod 2^16 in one word.
-      const __m256i rw = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), reinterpret_cast<const int*>(t.row_words),
-                                                     _mm256_and_si256(b, x7f), lead8, 4);
-      __m256i lo = _mm256_and_si256(rw, low8), hi = _mm256_and_si256(_mm256_srli_epi32(rw, 8), low8);
-      __m256i last = b1;
-      __m256i idx_base = _mm256_srli_epi32(rw, 16);
-      __m256i m3 = _mm256_setzero_si256();
-      if (threes) {
+      // A three-byte code's lanes (its SS3 lead is a lead here too).
+      const __m256i m3 = threes ? _mm256_cmpeq_epi32(b, _mm256_set1_epi32(0x8F)) : _mm256_setzero_si256();
+      // A two-byte code's value in one read: (b & 0x7F) << 8 | b1.
+      const __m256i pair = _mm256_or_si256(_mm256_slli_epi32(_mm256_and_si256(b, x7f), 8), b1);
+      __m256i c = _mm256_or_si256(_mm256_andnot_si256(high8, b),
+                                  gather_u16(t.pair_values, pair, _mm256_andnot_si256(m3, lead8)));
+      if (threes && _mm256_movemask_epi8(m3)) {
         // A three-byte code: the row its second byte picks (ss3_rows, then
         // rows3: a uint32 base, lo and hi), and its third byte in it.
-        m3 = _mm256_cmpeq_epi32(b, _mm256_set1_epi32(0x8F));
-        if (_mm256_movemask_epi8(m3)) {
-          const __m256i row = gather_u16(t.ss3_rows, b1, m3);
-          const auto* rows3 = static_cast<const int*>(t.rows3);
-          const __m256i base3 = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), rows3, row, m3, 8);
-          const __m256i lohi = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), rows3 + 1, row, m3, 8);
-          lo = _mm256_blendv_epi8(lo, _mm256_and_si256(lohi, low8), m3);
-          hi = _mm256_blendv_epi8(hi, _mm256_and_si256(_mm256_srli_epi32(lohi, 8), low8), m3);
-          last = _mm256_blendv_epi8(b1, _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(thirds + g))), m3);
-          idx_base = _mm256_blendv_epi8(idx_base, base3, m3);
-        }
+        const __m256i row = gather_u16(t.ss3_rows, b1, m3);
+        const auto* rows3 = static_cast<const int*>(t.rows3);
+        const __m256i base3 = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), rows3, row, m3, 8);
+        const __m256i lohi = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), rows3 + 1, row, m3, 8);
+        const __m256i lo = _mm256_and_si256(lohi, low8), hi = _mm256_and_si256(_mm256_srli_epi32(lohi, 8), low8);
+        const __m256i last = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(thirds + g)));
+        const __m256i in_row = _mm256_andnot_si256(_mm256_or_si256(gt(lo, last), gt(last, hi)), m3);
+        c = _mm256_or_si256(c, gather_u16(t.values, _mm256_add_epi32(base3, last), in_row));
       }
-      const __m256i in_row = _mm256_andnot_si256(_mm256_or_si256(gt(lo, last), gt(last, hi)), lead8);
-      // A two-byte row's base is kept mod 2^16 in row_words; a three-byte
-      // one's is whole.
-      const __m256i sum = _mm256_add_epi32(idx_base, last);
-      const __m256i idx = _mm256_blendv_epi8(_mm256_and_si256(sum, _mm256_set1_epi32(0xFFFF)), sum, m3);
-      __m256i c = _mm256_or_si256(_mm256_andnot_si256(high8, b), gather_u16(t.values, idx, in_row));
       if (singles && _mm256_movemask_epi8(single8))
         c = _mm256_or_si256(c, gather_u16(t.one, _mm256_and_si256(b, x7f), single8));
       // A character it takes: a code point (not 0: no entry, a lead whose
@@ -288,13 +278,27 @@ std::size_t two_byte_encode_avx2(const TwoByteEncodeTables& t, const void* in, s
     __m256i v = cp;
     unsigned two = 0, wide = 0, ok = 0xFF;
     if (ascii_bits != 0xFF) {
-      const __m256i page = _mm256_srli_epi32(cp, 8);
-      const __m256i paged = _mm256_andnot_si256(ascii, gt(pages, page));
-      const __m256i e = gather_u16(t.page_of, page, paged);
-      const __m256i has = _mm256_andnot_si256(_mm256_cmpeq_epi32(e, z), paged);
-      const __m256i at = _mm256_add_epi32(_mm256_slli_epi32(_mm256_sub_epi32(e, one), 8),
-                                          _mm256_and_si256(cp, _mm256_set1_epi32(0xFF)));
-      v = _mm256_blendv_epi8(gather_u16(t.pages, at, has), cp, ascii);
+      // The page entries: from bmp, one read a lane, for the BMP (a unit of
+      // 2 bytes always is); from page_of and then the page for the rest.
+      __m256i rest = _mm256_andnot_si256(ascii, _mm256_cmpeq_epi32(z, z));
+      __m256i entry = z;
+      if (t.bmp) {
+        // Signed: a unit above 0x7FFFFFFF is no BMP lane.
+        const __m256i bmp = _mm256_andnot_si256(
+            ascii, _mm256_and_si256(gt(cp, _mm256_set1_epi32(-1)), gt(_mm256_set1_epi32(0x10000), cp)));
+        entry = gather_u16(t.bmp, cp, bmp);
+        rest = _mm256_andnot_si256(bmp, rest);
+      }
+      if (!t.bmp || _mm256_movemask_ps(_mm256_castsi256_ps(rest))) {
+        const __m256i page = _mm256_srli_epi32(cp, 8);
+        const __m256i paged = _mm256_and_si256(rest, gt(pages, page));
+        const __m256i e = gather_u16(t.page_of, page, paged);
+        const __m256i has = _mm256_andnot_si256(_mm256_cmpeq_epi32(e, z), paged);
+        const __m256i at = _mm256_add_epi32(_mm256_slli_epi32(_mm256_sub_epi32(e, one), 8),
+                                            _mm256_and_si256(cp, _mm256_set1_epi32(0xFF)));
+        entry = _mm256_or_si256(entry, gather_u16(t.pages, at, has));
+      }
+      v = _mm256_blendv_epi8(entry, cp, ascii);
       // Entries: 0x8000 and up a two-byte code, 0x100..0x7FFF a wide code's
       // index from 0x100, 1..0xFF a one-byte code, 0 none.
       const __m256i two8 = gt(v, _mm256_set1_epi32(0x7FFF));
