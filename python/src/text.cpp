@@ -10,9 +10,8 @@
 // to 256 bytes otherwise decode_str decodes on the stack (UCS-2, or UTF-32
 // first where the encoding has four-byte characters) and makes the str
 // once, in the kind its widest character needs (decode_small). Up to 32
-// KiB: its first 256 bytes are decoded on the stack (into Latin-1 units,
-// UCS-2 if they need it, UTF-32 if that does not do; UTF-32 at once where
-// the encoding has four-byte characters), and the str is made for the rest
+// KiB, where the encoding has four-byte characters: its first 256 bytes
+// are decoded on the stack into UTF-32, and the str is made for the rest
 // in the kind they need; the library stops with
 // Status::Wider before a character above that kind, and at each stop
 // decode_str makes the str of the kind the next character needs, copies
@@ -27,8 +26,9 @@
 // input come from one mapping of their own (BlockMemory). A single-byte
 // encoding's str has one character a byte: from 257 bytes it is made in
 // UCS-2 at that exact size and decoded into, narrowed after where nothing
-// needed more (decode_single_byte). Data of 8 MiB and more is put on huge
-// pages (prefer_huge_pages).
+// needed more (decode_ucs2_first), as is a two- or three-byte CJK
+// encoding's below 32 KiB. Data of 8 MiB and more is put on huge pages
+// (prefer_huge_pages).
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -576,39 +576,6 @@ Result decode_chained(const Codec& c, std::string_view in, ErrorMode mode, bool 
   return r;
 }
 
-// decode_str for a single-byte encoding from kSmallDecode bytes on (not
-// LATIN1, whose str is Latin-1 from the start): nothing is above U+FFFF,
-// and each byte is one character or stops the decoder, so the str is made
-// in UCS-2 at its length and decoded into in one call; only text with
-// nothing above U+00FF is copied once more, narrowed. (Through the head,
-// decoded first into Latin-1 units, then, at the first wider character,
-// again into UCS-2 and copied: a 1 KB decode cost twice the bytes' time of
-// a long one, 0.73 ns a byte against 0.37.)
-Result decode_single_byte(const Codec& c, std::string_view in, ErrorMode mode, bool final, PyObject*& str) {
-  const std::size_t n = in.size();
-  Result r;
-  PyObject* wide = new_str(n, 0xFFFF);
-  if (!wide) return r;
-  r = run_decode(c, in, PyUnicode_DATA(wide), n, UnitForm::Ucs2, 0xFFFF, mode, final);
-  if (r.status == Status::Wider) {  // no single-byte encoding has a character above U+FFFF
-    Py_DECREF(wide);
-    PyErr_SetString(PyExc_SystemError, "pgcodec: a single-byte decoder stopped for a character above U+FFFF");
-    return r;
-  }
-  const auto* u = static_cast<const Py_UCS2*>(PyUnicode_DATA(wide));
-  if (!all_latin1(u, r.written)) {
-    str = wide;
-    if (r.written < n && PyUnicode_Resize(&str, static_cast<Py_ssize_t>(r.written)) < 0) {
-      Py_XDECREF(str);
-      str = nullptr;
-    }
-    return r;
-  }
-  str = str_of(u, r.written, r.written);
-  Py_DECREF(wide);
-  return r;
-}
-
 // decode_str's second half: the rest of `in` from in_done into str (which
 // holds out_done characters), widening str as the text needs. One named
 // Result, returned on every path, so that it is built in the caller's
@@ -655,6 +622,30 @@ Result decode_rest(const Codec& c, std::string_view in, ErrorMode mode, bool fin
   if (out_done < n && PyUnicode_Resize(&str, static_cast<Py_ssize_t>(out_done)) < 0) {
     Py_XDECREF(str);
     str = nullptr;
+  }
+  return r;
+}
+
+// decode_str from kSmallDecode bytes on where the encoding's characters
+// are at most U+FFFF, or nearly all are (Identity::short_into_utf32 false:
+// the single-byte encodings but LATIN1, whose str is Latin-1 from the
+// start, and the two- and three-byte CJK ones; JIS X 0213's plane 2 is
+// above): the str is made in UCS-2 at one character a byte and decoded
+// into with one library call (decode_rest widens it for a character above
+// U+FFFF); only text with nothing above U+00FF is copied once more,
+// narrowed. Through a head decoded on the stack first (into Latin-1 units,
+// then again into UCS-2 at the first wider character, copied, and the rest
+// in a second call), a 1 KB single-byte decode cost twice the bytes' time
+// of a long one (0.73 ns a byte against 0.37), and a 1 KB two-byte one
+// paid a second kernel set-up and a second tail of the family's loop.
+Result decode_ucs2_first(const Codec& c, std::string_view in, ErrorMode mode, bool final, PyObject*& str) {
+  str = new_str(in.size(), 0xFFFF);
+  if (!str) return Result{};
+  Result r = decode_rest(c, in, mode, final, str, 0, 0);
+  if (str && PyUnicode_KIND(str) == PyUnicode_2BYTE_KIND) {
+    const auto* u = static_cast<const Py_UCS2*>(PyUnicode_DATA(str));
+    const auto len = static_cast<std::size_t>(PyUnicode_GET_LENGTH(str));
+    if (all_latin1(u, len)) Py_SETREF(str, str_of(u, len, len));
   }
   return r;
 }
@@ -713,49 +704,28 @@ Result decode_str_general(const Codec& c, std::string_view in, ErrorMode mode, b
     return decode_small(c, in, mode, final, str);
   } else if (info(c.encoding()).max_char_length == 1 && c.encoding() != Encoding::SQL_ASCII) {
     // (SQL_ASCII is one byte a character to PostgreSQL, but its bytes
-    // decode as UTF-8: several to one code point, up to U+10FFFF.)
-    return decode_single_byte(c, in, mode, final, str);
+    // decode as UTF-8: several to one code point, up to U+10FFFF.) One
+    // character a byte: the UCS-2 str has the right length from 32 KiB on
+    // too.
+    return decode_ucs2_first(c, in, mode, final, str);
   } else if (n >= kChainDecode) {
     return decode_chained(c, in, mode, final, str);
+  } else if (!id.short_into_utf32) {
+    return decode_ucs2_first(c, in, mode, final, str);
   } else {
-    // The head (the first kSmallDecode bytes, as a chunk: a character cut
-    // off at its end is left to the rest) is decoded on the stack first,
-    // and the str starts in the kind the head needs: real text shows its
-    // script early, so the str is rarely made twice. Into Latin-1 units
-    // first (ASCII and the Latin scripts: no narrowing copy), into UCS-2
-    // when the head has a character above U+00FF, into UTF-32 when above
-    // U+FFFF; into UTF-32 at once where the encoding has four-byte
-    // characters. An error in it: the str of what precedes.
+    // Where the encoding has four-byte characters: the head (the first
+    // kSmallDecode bytes, as a chunk: a character cut off at its end is
+    // left to the rest) is decoded on the stack first, into UTF-32, and the
+    // str starts in the kind the head needs: real text shows its script
+    // early, so the str is rarely made twice. (Against tries into Latin-1
+    // and UCS-2 units first, interleaved: 1 KB UTF8 mixed scripts 899 ->
+    // 731 ns, GB18030 random 2194 -> 2104, UTF8 kanji the same.) An error
+    // in it: the str of what precedes.
     const std::string_view head_in = in.substr(0, kSmallDecode);
-    Result h;
-    bool made = false;  // the str, from a try narrower than UTF-32
-    if (!id.short_into_utf32) {
-      // (Where the encoding has four-byte characters, straight into UTF-32
-      // as decode_small: against these tries, interleaved, 1 KB UTF8 mixed
-      // scripts 899 -> 731 ns, GB18030 random 2194 -> 2104, UTF8 kanji the
-      // same.)
-      Py_UCS1 head1[kSmallDecode];
-      h = c.decode_units(head_in, {head1, kSmallDecode, UnitForm::Latin1, 0xFF}, mode, false);
-      if (h.status == Status::Ok) {
-        str = new_str(n, all_ascii(head1, h.written) ? 0x7F : 0xFF);
-        if (str) std::memcpy(PyUnicode_DATA(str), head1, h.written);
-        made = true;
-      } else if (h.status == Status::Wider) {
-        char16_t head2[kSmallDecode];
-        h = c.decode_units(head_in, {head2, kSmallDecode, UnitForm::Ucs2, 0xFFFF}, mode, false);
-        if (h.status == Status::Ok) {
-          str = str_of(head2, h.written, n);
-          made = true;
-        }
-      }
-      if (!made && h.status != Status::Wider) return decode_small(c, head_in, mode, false, str);
-    }
-    if (!made) {
-      char32_t head4[kSmallDecode];
-      h = c.decode_units(head_in, {head4, kSmallDecode, UnitForm::Utf32, 0x10FFFF}, mode, false);
-      if (h.status != Status::Ok) return decode_small(c, head_in, mode, false, str);
-      str = str_of(head4, h.written, n);
-    }
+    char32_t head4[kSmallDecode];
+    const Result h = c.decode_units(head_in, {head4, kSmallDecode, UnitForm::Utf32, 0x10FFFF}, mode, false);
+    if (h.status != Status::Ok) return decode_small(c, head_in, mode, false, str);
+    str = str_of(head4, h.written, n);
     if (!str) return Result{};
     in_done = h.consumed;
     out_done = h.written;
