@@ -480,14 +480,15 @@ class CodecApi(unittest.TestCase):
                 for w in wide:
                     t = "x" * at + w
                     self.assertEqual(c.decode(c.encode(t)), t, (name, at, w))
-        # Short input (python/src/text.cpp decode_small) whose character
-        # above U+FFFF comes after a prefix, then an error: the prefix is
-        # kept (widened), the rest decoded after it, the error's offset and
+        # Input (python/src/text.cpp decode_small up to 256 bytes, then
+        # decode_ucs2_first or the UTF-32 head) whose character above
+        # U+FFFF comes after a prefix, then an error: the prefix is kept
+        # (widened), the rest decoded after it, the error's offset and
         # message and the replacement where the UTF-8 path has them.
         for name, wide, bad in (("UTF8", "😀", b"\xff"), ("GB18030", "😀", b"\x80"),
                                 ("EUC_JIS_2004", "𠀋", b"\x8e")):
             c = pgcodec.lookup(name)
-            for at in (0, 1, 7, 30, 100):
+            for at in (0, 1, 7, 30, 100, 300, 2000):
                 for after in (0, 1, 20):
                     data = c.encode("中" * at + wide + "b" * after) + bad + b"z"
                     with self.assertRaises(pgcodec.DecodeError) as ours:
