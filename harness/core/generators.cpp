@@ -359,6 +359,16 @@ Repertoire build(Encoding e) {
       const std::string s = code_bytes((lead << 8) | trail);
       if (single_char(e, s)) p.ascii_trails.push_back(s);
     }
+  // A three-byte lead (EUC_JP's SS3, 8F) with an ASCII second byte before a
+  // high third, where the second byte with its high bit set would make a
+  // character (8F 30 B0 against 8F B0 B0): a lookup by the second byte's
+  // low seven bits must not take it.
+  for (std::uint32_t lead = 0x80; lead < 0x100; ++lead)
+    for (std::uint32_t second : {0x22u, 0x30u, 0x5Cu}) {
+      const std::string like{static_cast<char>(lead), static_cast<char>(second | 0x80), '\xB0'};
+      if (single_char(e, like) && m.decode_code((lead << 16) | ((second | 0x80) << 8) | 0xB0))
+        p.ascii_trails.push_back({static_cast<char>(lead), static_cast<char>(second), '\xB0'});
+    }
   for (std::uint32_t cp : {0x20ACu, 0x3042u, 0x4E00u, 0xAC00u, 0x1F600u, 0x10FFFFu, 0xE000u, 0x0100u})
     if (!m.encode_code_point(cp)) p.foreign.push_back(utf8(cp));
   add_kernel_inputs(e, p);

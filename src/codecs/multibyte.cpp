@@ -105,17 +105,23 @@ const std::uint16_t* lazy_table(std::atomic<const std::uint16_t*> (&slots)[encod
   return fresh;
 }
 
-// kernels::TwoByteTables::pair_values (64 KiB): the value of each lead byte
-// and second byte, for the AVX2 kernel: one gather a character where the
-// lead's row and then the value were two dependent ones (on the AVX2 Zen 3
-// they were most of the kernel's samples, perf).
-const std::uint16_t* pair_values_of(Encoding e, const MultibyteDense& d) noexcept {
+// kernels::TwoByteTables::pair_values (64 KiB; 128 with SS3 codes): the
+// value of each lead byte and second byte, and, where the encoding has SS3
+// codes (ss3_rows: EUC_JP, EUC_JIS_2004), of each 8F b1 b2 by b1 and b2,
+// for the AVX2 kernel: one gather a character where the lead's row and
+// then the value were two dependent ones, and an SS3 code's three (on the
+// AVX2 Zen 3 they were most of the kernel's samples, perf).
+const std::uint16_t* pair_values_of(Encoding e, const MultibyteDense& d, const std::uint16_t* ss3_rows) noexcept {
   static std::atomic<const std::uint16_t*> slots[encoding_count];
-  return lazy_table(slots, e, 32768, [&](std::uint16_t* v) {
-    std::fill(v, v + 32768, std::uint16_t{0});
+  const std::size_t size = ss3_rows ? 65536 : 32768;
+  return lazy_table(slots, e, size, [&](std::uint16_t* v) {
+    std::fill(v, v + size, std::uint16_t{0});
     for (unsigned b = 0x80; b < 0x100; ++b) {
       const DecodeRow& row = d.two[b];
       for (unsigned t = row.lo; t <= row.hi; ++t) v[(b & 0x7Fu) << 8 | t] = dense_row_value(d, row, t);
+      if (!ss3_rows) continue;
+      const DecodeRow& row3 = d.rows[ss3_rows[b]];
+      for (unsigned t = row3.lo; t <= row3.hi; ++t) v[32768 + ((b & 0x7Fu) << 8 | t)] = dense_row_value(d, row3, t);
     }
   });
 }
@@ -309,7 +315,7 @@ struct Blocks {
   Blocks(const MultibyteDense& dense, Encoding e) noexcept : d(dense), enc(e) {}
 
   bool first_pair_values() noexcept {
-    pair_values_ = pair_values_of(enc, d);
+    pair_values_ = pair_values_of(enc, d, info_->ss3_rows);
     return pair_values_ != nullptr;
   }
 
@@ -692,6 +698,31 @@ const std::uint16_t* bmp_entries_of(Encoding e, const MultibyteDense& d) noexcep
   });
 }
 
+// GB18030's four-byte codes of the BMP for the encode kernel
+// (kernels::TwoByteEncodeTables::bmp_linear, 128 KiB): 1 + the linear index
+// of each code point's code where no page holds one and a run does, 0
+// elsewhere (NUL, ASCII, surrogates, two-byte codes). Random GB18030 text is
+// mostly four-byte codes, which stopped the kernel at every one (the family's
+// loop then took each with a mispredicted branch at every change from
+// ASCII). Null for an encoding without such runs, or where U+10000 and up
+// are not one run (the kernel takes them from supplementary_linear).
+const std::uint16_t* bmp_linear_of(Encoding e, const MultibyteDense& d) noexcept {
+  if (!d.encode_linear.run_count) return nullptr;
+  const LinearRun* supplementary = linear_find(d.encode_linear, 0x10000, [](const LinearRun& x) { return x.cp; });
+  if (!supplementary || supplementary->cp != 0x10000 || supplementary->length != 0x100000) return nullptr;
+  static std::atomic<const std::uint16_t*> slots[encoding_count];
+  return lazy_table(slots, e, 65536, [&](std::uint16_t* v) {
+    const CodePages pages{d.page_of, d.page_count, d.pages};
+    for (std::uint32_t cp = 0; cp < 65536; ++cp) {
+      v[cp] = 0;
+      if (cp < 0x80 || cp - 0xD800u < 0x800u || pages(cp)) continue;
+      const LinearRun* r = linear_find(d.encode_linear, cp, [](const LinearRun& x) { return x.cp; });
+      const std::uint32_t linear = r ? r->linear + (cp - r->cp) : 0xFFFFu;
+      if (linear < 0xFFFFu) v[cp] = static_cast<std::uint16_t>(linear + 1);
+    }
+  });
+}
+
 // encode_units' fast path: what encode() (above) does for a character,
 // read from code units: ASCII other than NUL as itself, any other character
 // by its table code (dense_encode: pages, wide codes, GB18030's four-byte
@@ -731,7 +762,12 @@ std::size_t encode_prefix(Encoding enc, const MultibyteDense& d, const Unit* u, 
     // store's position then waits for the previous character's two loads.)
     if (d.page_count) {
       if (blocks && backoff.due(i) && n - i >= 32) {
-        if (!block_tables.bmp && k.two_byte_flat_tables) block_tables.bmp = bmp_entries_of(enc, d);
+        if (!block_tables.bmp && k.two_byte_flat_tables) {
+          block_tables.bmp = bmp_entries_of(enc, d);
+          if (block_tables.bmp && (block_tables.bmp_linear = bmp_linear_of(enc, d)))
+            block_tables.supplementary_linear =
+                linear_find(d.encode_linear, 0x10000, [](const LinearRun& x) { return x.cp; })->linear;
+        }
         const std::size_t at = i;
         std::size_t wrote = 0;
         i += blocks(block_tables, u + i, n - i, sizeof(Unit), ob + fw, cap - fw, wrote);

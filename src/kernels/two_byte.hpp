@@ -39,7 +39,9 @@ namespace pgcodec::kernels {
 // row's lo..hi gives values[base + b2]. pair_values[(b & 0x7F) << 8 | t]
 // (32768 entries, or null): the value of the two bytes b t, values[base + t]
 // of b's row when t is in it, else 0, for a kernel that reads one entry a
-// character where the row and then the value are two dependent reads.
+// character where the row and then the value are two dependent reads; with
+// ss3_rows, pair_values[32768 + ((b1 & 0x7F) << 8 | b2)] likewise for the
+// three-byte code 8F b1 b2 (b1 from 0x80; 0 where it is no code).
 struct TwoByteTables {
   const std::uint16_t* one;
   const std::uint8_t* row_bytes;
@@ -92,7 +94,12 @@ using TwoByteDecodeFn = std::size_t (*)(const TwoByteTables& t, const unsigned c
 // character, is left to the family's loop, which looks ahead. bmp (or
 // null): the page entry of every code point below U+10000 (65536 entries,
 // what page_of and pages give), for a kernel that reads one entry a
-// character where page_of and pages are two dependent reads.
+// character where page_of and pages are two dependent reads. GB18030's
+// four-byte codes, which no page holds (for a kernel given bmp; else
+// null): bmp_linear[cp] (65536 entries) is 1 + the linear index of the
+// four-byte code of BMP code point cp (table.hpp's gb18030_code), 0 where
+// it has none; U+10000 and up are one run from linear index
+// supplementary_linear.
 struct TwoByteEncodeTables {
   const std::uint16_t* page_of;
   std::uint32_t page_count;
@@ -101,6 +108,8 @@ struct TwoByteEncodeTables {
   const std::uint32_t* seconds;
   unsigned second_count;
   const std::uint16_t* bmp = nullptr;
+  const std::uint16_t* bmp_linear = nullptr;
+  std::uint32_t supplementary_linear = 0;
 };
 
 // Encodes whole characters of the n code units at `in` (unit: 2 or 4 bytes
@@ -115,9 +124,9 @@ using TwoByteEncodeFn = std::size_t (*)(const TwoByteEncodeTables& t, const void
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 // AVX2: the characters' first and second bytes (a three-byte code's third
-// too) squeezed together with vpshufb; two-byte codes read from
-// pair_values (which it needs), singles from one and three-byte codes from
-// their rows with gathers, 8 characters a step.
+// too) squeezed together with vpshufb; two- and three-byte codes read from
+// pair_values (which it needs), singles from one, with gathers, 8
+// characters a step.
 std::size_t two_byte_decode_avx2(const TwoByteTables& t, const unsigned char* in, std::size_t n, void* out,
                                  std::size_t cap, unsigned unit, char32_t limit, std::size_t& written) noexcept;
 // 8 units at a time: page entries (from bmp when given) and wide codes read

@@ -3,9 +3,9 @@
 // bytes: the characters found from bit masks (lead_bytes), as the scalar
 // block (codecs/multibyte.cpp, decode_block64) finds them; their first and
 // second bytes squeezed together eight bytes at a time with vpshufb; then 8
-// characters at a time: a two-byte code's value read with a gather from
-// TwoByteTables::pair_values (by its two bytes), a single's code point
-// likewise, a three-byte code's from its row, ASCII as it is. The block's
+// characters at a time: a two- or three-byte code's value read with a
+// gather from TwoByteTables::pair_values (by its bytes after any SS3), a
+// single's code point likewise, ASCII as it is. The block's
 // output is built in a buffer and copied out with stores that end exactly
 // at its end, so nothing is stored past what the kernel reports.
 #include "kernels/target.hpp"
@@ -119,7 +119,6 @@ std::size_t two_byte_decode_avx2(const TwoByteTables& t, const unsigned char* in
   const __m256i single_below = _mm256_set1_epi32(static_cast<int>(t.single_lo) - 1);
   const __m256i single_above = _mm256_set1_epi32(static_cast<int>(t.single_hi) + 1);
   const __m256i lim = _mm256_set1_epi32(static_cast<int>(limit));
-  const __m256i low8 = _mm256_set1_epi32(0xFF);
   alignas(32) unsigned char firsts[72] = {}, seconds[72] = {}, thirds[72] = {};
   alignas(32) unsigned char stage[64 * 4 + 32];
   std::size_t i = 0, w = 0;
@@ -188,16 +187,10 @@ std::size_t two_byte_decode_avx2(const TwoByteTables& t, const unsigned char* in
       __m256i c = _mm256_or_si256(_mm256_andnot_si256(high8, b),
                                   gather_u16(t.pair_values, pair, _mm256_andnot_si256(m3, lead8)));
       if (threes && _mm256_movemask_epi8(m3)) {
-        // A three-byte code: the row its second byte picks (ss3_rows, then
-        // rows3: a uint32 base, lo and hi), and its third byte in it.
-        const __m256i row = gather_u16(t.ss3_rows, b1, m3);
-        const auto* rows3 = static_cast<const int*>(t.rows3);
-        const __m256i base3 = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), rows3, row, m3, 8);
-        const __m256i lohi = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), rows3 + 1, row, m3, 8);
-        const __m256i lo = _mm256_and_si256(lohi, low8), hi = _mm256_and_si256(_mm256_srli_epi32(lohi, 8), low8);
-        const __m256i last = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(thirds + g)));
-        const __m256i in_row = _mm256_andnot_si256(_mm256_or_si256(gt(lo, last), gt(last, hi)), m3);
-        c = _mm256_or_si256(c, gather_u16(t.values, _mm256_add_epi32(base3, last), in_row));
+        // A three-byte code 8F b1 b2: its value by b1 (from 0x80) and b2.
+        const __m256i b2 = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(thirds + g)));
+        const __m256i at = _mm256_or_si256(_mm256_slli_epi32(_mm256_and_si256(b1, x7f), 8), b2);
+        c = _mm256_or_si256(c, gather_u16(t.pair_values + 32768, at, _mm256_and_si256(m3, gt(b1, x7f))));
       }
       if (singles && _mm256_movemask_epi8(single8))
         c = _mm256_or_si256(c, gather_u16(t.one, _mm256_and_si256(b, x7f), single8));
@@ -246,6 +239,30 @@ PGCODEC_TARGET_AVX2 inline __m256i load8(const void* in, std::size_t i, unsigned
   return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(static_cast<const std::uint32_t*>(in) + i));
 }
 
+// x / d in each lane, for x below 2^22 and d below 2^16: the float
+// quotient truncated is off by at most one either way (x is exact as a
+// float, the product's relative error under 2^-22), which the remainder
+// corrects.
+PGCODEC_TARGET_AVX2 inline __m256i div_small(__m256i x, int d) noexcept {
+  const __m256i q = _mm256_cvttps_epi32(
+      _mm256_mul_ps(_mm256_cvtepi32_ps(x), _mm256_set1_ps(1.0f / static_cast<float>(d))));
+  const __m256i r = _mm256_sub_epi32(x, _mm256_mullo_epi32(q, _mm256_set1_epi32(d)));
+  // (Compare masks are -1: adding "r < 0" takes one off, subtracting "r >= d" adds one.)
+  return _mm256_sub_epi32(_mm256_add_epi32(q, _mm256_cmpgt_epi32(_mm256_setzero_si256(), r)),
+                          _mm256_cmpgt_epi32(r, _mm256_set1_epi32(d - 1)));
+}
+
+// table.hpp's gb18030_code in each lane (linear below 2^22).
+PGCODEC_TARGET_AVX2 inline __m256i gb18030_code8(__m256i linear) noexcept {
+  const __m256i q10 = div_small(linear, 10), q1260 = div_small(linear, 1260), q12600 = div_small(linear, 12600);
+  const __m256i b4 = _mm256_sub_epi32(linear, _mm256_mullo_epi32(q10, _mm256_set1_epi32(10)));
+  const __m256i b3 = _mm256_sub_epi32(q10, _mm256_mullo_epi32(q1260, _mm256_set1_epi32(126)));
+  const __m256i b2 = _mm256_sub_epi32(q1260, _mm256_mullo_epi32(q12600, _mm256_set1_epi32(10)));
+  const __m256i code = _mm256_or_si256(_mm256_or_si256(_mm256_slli_epi32(q12600, 24), _mm256_slli_epi32(b2, 16)),
+                                       _mm256_or_si256(_mm256_slli_epi32(b3, 8), b4));
+  return _mm256_add_epi32(code, _mm256_set1_epi32(static_cast<int>(0x81308130u)));
+}
+
 // Of 8 code points, those that are no character (NUL, a surrogate, above
 // U+10FFFF: as unsigned, so a unit above 0x7FFFFFFF too) or the second of
 // a pair; a movemask_ps.
@@ -276,22 +293,24 @@ std::size_t two_byte_encode_avx2(const TwoByteEncodeTables& t, const void* in, s
     const __m256i ascii = _mm256_and_si256(gt(cp, z), gt(_mm256_set1_epi32(0x80), cp));
     const unsigned ascii_bits = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(ascii)));
     __m256i v = cp;
+    __m256i four = z;  // lanes whose v is a GB18030 four-byte code
     unsigned two = 0, wide = 0, ok = 0xFF;
     if (ascii_bits != 0xFF) {
       // The page entries: from bmp, one read a lane, for the BMP (a unit of
       // 2 bytes always is); from page_of and then the page for the rest.
       __m256i rest = _mm256_andnot_si256(ascii, _mm256_cmpeq_epi32(z, z));
       __m256i entry = z;
+      // Signed: a unit above 0x7FFFFFFF is no BMP lane.
+      const __m256i bmp = _mm256_andnot_si256(
+          ascii, _mm256_and_si256(gt(cp, _mm256_set1_epi32(-1)), gt(_mm256_set1_epi32(0x10000), cp)));
       if (t.bmp) {
-        // Signed: a unit above 0x7FFFFFFF is no BMP lane.
-        const __m256i bmp = _mm256_andnot_si256(
-            ascii, _mm256_and_si256(gt(cp, _mm256_set1_epi32(-1)), gt(_mm256_set1_epi32(0x10000), cp)));
         entry = gather_u16(t.bmp, cp, bmp);
         rest = _mm256_andnot_si256(bmp, rest);
       }
-      if (!t.bmp || _mm256_movemask_ps(_mm256_castsi256_ps(rest))) {
-        const __m256i page = _mm256_srli_epi32(cp, 8);
-        const __m256i paged = _mm256_and_si256(rest, gt(pages, page));
+      // (Only for a page there is: GB18030's U+10000 and up have none.)
+      const __m256i page = _mm256_srli_epi32(cp, 8);
+      const __m256i paged = _mm256_and_si256(rest, gt(pages, page));
+      if (_mm256_movemask_ps(_mm256_castsi256_ps(paged))) {
         const __m256i e = gather_u16(t.page_of, page, paged);
         const __m256i has = _mm256_andnot_si256(_mm256_cmpeq_epi32(e, z), paged);
         const __m256i at = _mm256_add_epi32(_mm256_slli_epi32(_mm256_sub_epi32(e, one), 8),
@@ -299,17 +318,40 @@ std::size_t two_byte_encode_avx2(const TwoByteEncodeTables& t, const void* in, s
         entry = _mm256_or_si256(entry, gather_u16(t.pages, at, has));
       }
       v = _mm256_blendv_epi8(entry, cp, ascii);
+      // GB18030's four-byte codes (no page entry): a BMP code point's linear
+      // index from bmp_linear, a supplementary one's from its offset in
+      // their run; the code computed.
+      if (t.bmp_linear) {
+        const __m256i none = _mm256_andnot_si256(ascii, _mm256_cmpeq_epi32(entry, z));
+        if (_mm256_movemask_ps(_mm256_castsi256_ps(none))) {
+          // (Every BMP lane read, not only those with no entry: 0 where a
+          // page has one, and the read need not wait for the entries.)
+          const __m256i lin1 = gather_u16(t.bmp_linear, cp, bmp);
+          const __m256i supplementary = _mm256_and_si256(
+              none, _mm256_and_si256(gt(cp, _mm256_set1_epi32(0xFFFF)), gt(_mm256_set1_epi32(0x110000), cp)));
+          const __m256i linear = _mm256_blendv_epi8(
+              _mm256_sub_epi32(lin1, one),
+              _mm256_add_epi32(cp, _mm256_set1_epi32(static_cast<int>(t.supplementary_linear) - 0x10000)),
+              supplementary);
+          four = _mm256_or_si256(_mm256_andnot_si256(_mm256_cmpeq_epi32(lin1, z), _mm256_and_si256(none, bmp)),
+                                 supplementary);
+          v = _mm256_blendv_epi8(v, gb18030_code8(linear), four);
+        }
+      }
       // Entries: 0x8000 and up a two-byte code, 0x100..0x7FFF a wide code's
-      // index from 0x100, 1..0xFF a one-byte code, 0 none.
-      const __m256i two8 = gt(v, _mm256_set1_epi32(0x7FFF));
+      // index from 0x100, 1..0xFF a one-byte code, 0 none; and the four-byte
+      // codes just computed.
+      const __m256i two8 = _mm256_andnot_si256(four, gt(v, _mm256_set1_epi32(0x7FFF)));
       const __m256i wide8 = _mm256_and_si256(gt(v, _mm256_set1_epi32(0xFF)), gt(_mm256_set1_epi32(0x8000), v));
       const __m256i ok8 = _mm256_andnot_si256(_mm256_cmpeq_epi32(v, z), _mm256_or_si256(two8, gt(_mm256_set1_epi32(0x100), v)));
+      const unsigned fours = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(four)));
       two = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(two8)));
       wide = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(wide8)));
-      ok = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(ok8))) | wide;
+      ok = (static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(ok8))) & ~fours) | wide | fours;
       if (wide)
         v = _mm256_mask_i32gather_epi32(v, reinterpret_cast<const int*>(t.wide_codes),
                                         _mm256_sub_epi32(v, _mm256_set1_epi32(0x100)), wide8, 4);
+      wide |= fours;  // (codes of three or four bytes, packed alike)
     }
     // A character is taken when the next unit is a character and no pair's
     // second (the family's loop looks ahead as encode() does).

@@ -516,6 +516,50 @@ TEST(Kernels, TwoByteBlocksEncodeAsTheLoop) {
   }
 }
 
+// GB18030's four-byte codes, which the AVX2 encode blocks compute (the
+// linear index from a table or the supplementary run, then the bytes with
+// float-estimated quotients corrected by their remainders): every BMP code
+// point that has one and every 7th above U+FFFF, in UTF-32, eight at a time
+// between ASCII, two-byte characters and spaces, through every kernel: the
+// scalar kernel's Result and bytes.
+TEST(Kernels, TwoByteBlocksEncodeEveryGb18030FourByteCode) {
+  const pgcodec::Codec& codec = pgcodec::codec(pgcodec::Encoding::GB18030);
+  std::u32string fours;
+  for (char32_t cp = 0x80; cp < 0x110000; cp += cp < 0x10000 ? 1 : 7) {
+    if (cp >= 0xD800 && cp < 0xE000) continue;
+    const char32_t one[1] = {cp};
+    char out[8];
+    const pgcodec::Result r = codec.encode_units({one, 1, pgcodec::UnitForm::Utf32}, {out, sizeof out});
+    if (r.status == pgcodec::Status::Ok && r.written == 4) fours += cp;
+  }
+  ASSERT_GT(fours.size(), 39000u + 1048576u / 7);
+  std::u32string text;
+  for (std::size_t k = 0; k < fours.size(); ++k) {
+    text += fours[k];
+    if (k % 8 == 7) text += k % 16 == 7 ? U" " : U"中a";
+  }
+  const auto& scalar = kernels::available().front();
+  std::string want(text.size() * 4 + 8, '\0');
+  pgcodec::Result rw;
+  {
+    pgcodec::test::ActiveKernel plain(scalar);
+    rw = codec.encode_units({text.data(), text.size(), pgcodec::UnitForm::Utf32}, want);
+  }
+  ASSERT_EQ(rw.status, pgcodec::Status::Ok);
+  for (const auto& k : kernels::available().subspan(1)) {
+    pgcodec::test::ActiveKernel scope(k);
+    std::string got(want.size(), '\0');
+    const pgcodec::Result r = codec.encode_units({text.data(), text.size(), pgcodec::UnitForm::Utf32}, got);
+    ASSERT_EQ(r.status, rw.status) << k.name;
+    ASSERT_EQ(r.written, rw.written) << k.name;
+    if (got != want) {
+      std::size_t at = 0;
+      while (got[at] == want[at]) ++at;
+      FAIL() << k.name << ": the bytes differ from byte " << at;
+    }
+  }
+}
+
 }  // namespace
 
 namespace {
