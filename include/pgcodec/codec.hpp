@@ -3,7 +3,10 @@
 //
 // A connection resolves its client_encoding once, keeps the `const Codec&`,
 // and every call after that does no lookup and, given an output buffer, no
-// allocation:
+// allocation (one exception, once per process: on an AVX2 CPU the first
+// conversion of a multibyte encoding's text long enough for the block
+// kernels builds that encoding's one-read kernel tables, 64 to 256 KiB,
+// kept until exit):
 //
 //   const pgcodec::Codec& c = pgcodec::codec(*pgcodec::lookup("WIN1252"));
 //   std::vector<char> out(*c.max_decoded_size(in.size()));
@@ -102,7 +105,7 @@ class PGCODEC_API Codec {
   // the same Status, `consumed` and Error (offsets in input bytes), with
   // `written` counted in units. Status::Wider (never from decode()) stops
   // before a character whose code point is above out.limit.
-  // max_decoded_units(n) units always suffice. No allocation. (`out` by
+  // max_decoded_units(n) units always suffice. No allocation (see above). (`out` by
   // reference: a 32-byte struct passed by value is copied with wide loads
   // right after the caller stored it field by field, a store-forwarding
   // stall on every call.)
@@ -169,7 +172,7 @@ class PGCODEC_API Codec {
   // character, the current one is checked on its own first
   // (docs/semantics.md). Returns how many errors there were and how much input
   // was examined: all of it, or with final == false (chunked input) up to a
-  // character cut off by the end. No allocation.
+  // character cut off by the end. No allocation (see above).
   struct CheckResult {
     std::size_t errors = 0;
     std::size_t consumed = 0;

@@ -340,9 +340,25 @@ bool init_identities() {
     id.ascii_encodes = encodes_to_itself(127);
     id.latin1_encodes = encodes_to_itself(255);
     // Decoding: every byte 01..FF, replacements included, at most U+00FF.
+    // In chunks of at most 64 bytes (a character cut at a chunk's end is
+    // carried to the next, so the result is the one-shot decode's): a
+    // multibyte encoding's AVX2 blocks start at 128 bytes, and a first call
+    // of them builds the encoding's kernel tables (64-128 KiB), which an
+    // import for all 42 encodings would build for every one.
     char32_t cps[255];
     std::memcpy(bytes, units, 255);
-    const Result d = c.decode_units({bytes, 255}, {cps, 255, UnitForm::Utf32, 0x10FFFF}, ErrorMode::Replace);
+    Result d;
+    for (std::size_t at = 0; d.ok() && at < 255;) {
+      const std::size_t n = std::min<std::size_t>(64, 255 - at);
+      const bool last = at + n == 255;
+      const Result part = c.decode_units({bytes + at, n}, {cps + d.written, 255 - d.written, UnitForm::Utf32, 0x10FFFF},
+                                         ErrorMode::Replace, last);
+      d.status = part.status;
+      d.written += part.written;
+      at += part.consumed;
+      d.consumed = at;
+      if (!last && part.consumed == 0) break;  // no progress: not expected, and then no identity
+    }
     id.latin1_decodes = d.ok() && d.written == 255 && maxchar_of(cps, d.written) <= 0xFF;
     const auto decodes_to_itself = [&](std::size_t n) {
       if (!d.ok() || d.written != 255) return false;
