@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstring>
 #include <new>
+#include <type_traits>
 
 #include "codec_table.hpp"
 #include "codecs/ascii_copy.hpp"
@@ -122,6 +123,25 @@ const std::uint16_t* pair_values_of(Encoding e, const MultibyteDense& d, const s
       if (!ss3_rows) continue;
       const DecodeRow& row3 = d.rows[ss3_rows[b]];
       for (unsigned t = row3.lo; t <= row3.hi; ++t) v[32768 + ((b & 0x7Fu) << 8 | t)] = dense_row_value(d, row3, t);
+    }
+  });
+}
+
+// kernels::Gb18030Runs::low (128 KiB): the code point of each linear index
+// of a four-byte code below 65536 (GB18030's four-byte codes of the BMP,
+// 81 30 81 30 .. 84 31 A4 39), 0 where no run holds it, for the run kernel:
+// random text over the repertoire has such a code every hundred bytes or
+// so, and each stopped the kernel (the family's loop then took it with a
+// search of the runs, and the kernel started again). Built at the kernel's
+// first call in the encoding (lazy_table); null when the allocation fails
+// (the kernel then stops at them).
+const std::uint16_t* gb18030_low_of(Encoding e, const MultibyteDense& d) noexcept {
+  static std::atomic<const std::uint16_t*> slots[encoding_count];
+  return lazy_table(slots, e, 65536, [&](std::uint16_t* v) {
+    for (std::uint32_t linear = 0; linear < 65536; ++linear) {
+      const LinearRun* r = linear_find(d.decode_linear, linear, [](const LinearRun& x) { return x.linear; });
+      const std::uint32_t cp = r ? r->cp + (linear - r->linear) : 0;
+      v[linear] = cp <= 0xFFFF ? static_cast<std::uint16_t>(cp) : std::uint16_t{0};
     }
   });
 }
@@ -415,6 +435,19 @@ Result decode_to(const CodecRow& row, std::string_view in, S sink, typename S::U
       const ThreeByteCodes three(d);
       const bool has_linear = d.decode_linear.run_count != 0;
       LinearRun last_run{0, 0, 0};  // GB18030: the run of the last four-byte code
+      // GB18030 into UTF-32: the kernel's loop over ASCII and the codes of
+      // the last run (the supplementary planes), where it has one; the loop
+      // below takes each character it stops before, if it can.
+      kernels::Gb18030RunDecodeFn run_decode = nullptr;
+      kernels::Gb18030Runs runs{0, 0, 0, nullptr};
+      bool low_looked_up = false;  // runs.low, at the kernel's first call
+      if constexpr (std::is_same_v<S, Utf32Sink>) {
+        if (has_linear && k.gb18030_run_decode) {
+          const LinearRun& top = d.decode_linear.runs[d.decode_linear.run_count - 1];
+          runs = {top.linear, top.cp, top.length, nullptr};
+          if (top.length && top.cp + (top.length - 1) <= limit) run_decode = k.gb18030_run_decode;
+        }
+      }
       Blocks<S> blocks(d, enc);
       std::size_t fi = i, fw = w;
       while (fi < n) {
@@ -453,6 +486,18 @@ Result decode_to(const CodecRow& row, std::string_view in, S sink, typename S::U
           // position then waits for the previous character's loads.)
           const std::size_t from = fi;
           while (n - fi >= 4 && cap - fw >= 4) {
+            if constexpr (std::is_same_v<S, Utf32Sink>) {
+              if (run_decode && n - fi >= kernels::kGb18030RunBytes && cap - fw >= kernels::kGb18030RunRoom) {
+                if (!low_looked_up) {
+                  runs.low = gb18030_low_of(enc, d);
+                  low_looked_up = true;
+                }
+                std::size_t wrote = 0;
+                fi += run_decode(runs, p + fi, n - fi, ob + fw, cap - fw, wrote);
+                fw += wrote;
+                if (n - fi < 4 || cap - fw < 4) break;
+              }
+            }
             const unsigned c1 = p[fi], c2 = p[fi + 1], c3 = p[fi + 2], c4 = p[fi + 3];
             const std::uint32_t lin = gb18030_linear_of(c1, c2, c3, c4);
             const bool ascii = c1 - 1u < 0x7Fu;

@@ -1,10 +1,12 @@
 // AVX2 lane packing shared by the AVX2 kernels (utf8_units.cpp,
-// two_byte_avx2.cpp): AVX2 has no vpcompress, so lanes are moved to the
-// front by tables of shuffle controls keyed by a mask; code points in 32-bit
-// lanes to their UTF-8; and a copy that stores nothing past its end.
+// two_byte_avx2.cpp, gb18030_avx2.cpp): AVX2 has no vpcompress, so lanes
+// are moved to the front by tables of shuffle controls keyed by a mask;
+// code points in 32-bit lanes to their UTF-8; 16-bit table entries read
+// with a gather; and a copy that stores nothing past its end.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "kernels/target.hpp"
 
@@ -46,6 +48,18 @@ inline constexpr PackTable<8> kPack8 =
     make_pack<8, 8, 1>([](unsigned m, unsigned lane) { return (m >> lane) & 1u; });
 
 
+// table[idx] (16 bits) for the lanes of `mask`, 0 in the others: a 32-bit
+// gather that ends at the entry (it starts at the one before, so that the
+// last entry of a table is never read past); idx 0, which has no entry
+// before it, from table[0].
+PGCODEC_TARGET_AVX2 inline __m256i gather_u16(const std::uint16_t* table, __m256i idx, __m256i mask) noexcept {
+  const __m256i first = _mm256_and_si256(mask, _mm256_cmpeq_epi32(idx, _mm256_setzero_si256()));
+  const __m256i pairs =
+      _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), reinterpret_cast<const int*>(table),
+                                  _mm256_sub_epi32(idx, _mm256_set1_epi32(1)), _mm256_andnot_si256(first, mask), 2);
+  return _mm256_or_si256(_mm256_srli_epi32(pairs, 16), _mm256_and_si256(first, _mm256_set1_epi32(table[0])));
+}
+
 // Copies n bytes from src to dst with stores that end exactly at dst + n
 // (the last one overlapping the one before).
 PGCODEC_TARGET_AVX2 inline void copy_exact(char* dst, const void* from, std::size_t n) noexcept {
@@ -60,6 +74,13 @@ PGCODEC_TARGET_AVX2 inline void copy_exact(char* dst, const void* from, std::siz
     _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), _mm_loadu_si128(reinterpret_cast<const __m128i*>(src)));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + n - 16),
                      _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + n - 16)));
+  } else if (n >= 8) {
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(dst), _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src)));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(dst + n - 8),
+                     _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + n - 8)));
+  } else if (n >= 4) {
+    __builtin_memcpy(dst, src, 4);  // (a constant size: two moves, no call)
+    __builtin_memcpy(dst + n - 4, src + n - 4, 4);
   } else {
     for (std::size_t k = 0; k < n; ++k) dst[k] = src[k];
   }

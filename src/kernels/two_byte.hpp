@@ -122,7 +122,37 @@ using TwoByteEncodeFn = std::size_t (*)(const TwoByteEncodeTables& t, const void
                                         unsigned unit, char* out, std::size_t cap,
                                         std::size_t& written) noexcept;
 
+// GB18030's four-byte codes as the run kernel reads them: one run of
+// linear indices (tables/table.hpp's gb18030_linear_of), `linear` up to
+// linear + length - 1, the code points from cp on (the supplementary
+// planes); and, or null, low[x]: the code point of linear index x below
+// 65536 (the BMP's four-byte codes; 0 where none), 128 KiB.
+struct Gb18030Runs {
+  std::uint32_t linear, cp, length;
+  const std::uint16_t* low;
+};
+
+// GB18030 text of ASCII (not NUL) and four-byte codes in `runs` (text over
+// the whole repertoire is mostly made of those of the supplementary planes,
+// between spaces and punctuation). Decodes whole characters while each is
+// such to 32-bit units in out (cap units); returns the bytes consumed,
+// always at the start of a character, stopping before the first that is
+// not such (a two-byte code, a four-byte code of no run given, NUL,
+// anything malformed) or where fewer than kGb18030RunBytes bytes or
+// kGb18030RunRoom units of room are left. `written` is set to the units
+// stored; nothing is stored past out + written. Reads at most in[0, n).
+inline constexpr std::size_t kGb18030RunBytes = 80, kGb18030RunRoom = 64;
+using Gb18030RunDecodeFn = std::size_t (*)(const Gb18030Runs& runs, const unsigned char* in, std::size_t n,
+                                           char32_t* out, std::size_t cap, std::size_t& written) noexcept;
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// 64 bytes at a time: the characters found from bit masks (a lead byte is
+// the first, third, ... high byte), each position's four bytes in a 32-bit
+// lane and their linear index by multiply-adds, a BMP code's code point
+// from low with a gather, the characters' lanes moved to the front with
+// vpermd.
+std::size_t gb18030_run_decode_avx2(const Gb18030Runs& runs, const unsigned char* in, std::size_t n,
+                                    char32_t* out, std::size_t cap, std::size_t& written) noexcept;
 // AVX2: the characters' first and second bytes (a three-byte code's third
 // too) squeezed together with vpshufb; two- and three-byte codes read from
 // pair_values (which it needs), singles from one, with gathers, 8

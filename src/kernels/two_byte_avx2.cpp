@@ -43,18 +43,6 @@ PGCODEC_TARGET_AVX2 inline unsigned squeeze(const unsigned char* in, std::uint64
   return k;
 }
 
-// table[idx] (16 bits) for the lanes of `mask`, 0 in the others: a 32-bit
-// gather that ends at the entry (it starts at the one before, so that the
-// last entry of a table is never read past); idx 0, which has no entry
-// before it, from table[0].
-PGCODEC_TARGET_AVX2 inline __m256i gather_u16(const std::uint16_t* table, __m256i idx, __m256i mask) noexcept {
-  const __m256i first = _mm256_and_si256(mask, _mm256_cmpeq_epi32(idx, _mm256_setzero_si256()));
-  const __m256i pairs =
-      _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), reinterpret_cast<const int*>(table),
-                                  _mm256_sub_epi32(idx, _mm256_set1_epi32(1)), _mm256_andnot_si256(first, mask), 2);
-  return _mm256_or_si256(_mm256_srli_epi32(pairs, 16), _mm256_and_si256(first, _mm256_set1_epi32(table[0])));
-}
-
 // x > y for values below 2^31, as all here are.
 PGCODEC_TARGET_AVX2 inline __m256i gt(__m256i x, __m256i y) noexcept { return _mm256_cmpgt_epi32(x, y); }
 

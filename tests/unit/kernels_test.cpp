@@ -560,6 +560,101 @@ TEST(Kernels, TwoByteBlocksEncodeEveryGb18030FourByteCode) {
   }
 }
 
+// GB18030's run kernel (Kernel::gb18030_run_decode: ASCII and four-byte
+// codes, to UTF-32) against the scalar kernel, which has none: words of
+// four-byte characters (U+10000, U+10FFFF and others, and of the BMP)
+// between spaces, digits and punctuation, shifted by 0-69 bytes so that
+// leads fall on every byte of a 64-byte window (61-63, whose codes end in
+// the next, too), with a character the kernel does not take (NUL, a
+// two-byte code, four-byte codes past the BMP's or the run, malformed ones,
+// a lone byte) near a window's edge or none; decoded to UTF-32 (and UCS-2,
+// where it never runs), strict and replacing, with room for all or part of
+// the output: the same Result and units. Then every code point from U+0080
+// that has a code, eight a word: through every kernel, the code points
+// encoded.
+TEST(Kernels, Gb18030RunDecodesAsTheLoop) {
+  using pgcodec::Encoding;
+  const pgcodec::Codec& codec = pgcodec::codec(Encoding::GB18030);
+  // (U+0080, U+00A5 and U+FFFF: BMP code points with four-byte codes.)
+  const std::u32string chars =
+      U"\U00010000\U0010FFFF\U0001F600\U00020000\U0002A6D6\U000E0001\U00010400\u0080\u00A5\uFFFF";
+  const std::vector<std::string> stops = {
+      std::string("\0", 1), "\xD6\xD0" /* 中 */, "\x81\x30\x81\x30" /* U+0080 */,
+      "\x84\x31\xA4\x39" /* U+FFFF */, "\xE3\x32\x9A\x36" /* past U+10FFFF */, "\x84\x31\xA5\x30" /* past U+FFFF */, "\xFE\x39\xFE\x39",
+      "\x90\x30\x81" "a", "\x90\x30\xFF\x30", "\x90\x3A\x81\x30", "\x80", "\xFF", "\x90\x30\x81\x30\x81"};
+  std::uint32_t seed = 1848;
+  const auto next = [&seed] { return seed = seed * 1103515245u + 12345u, seed >> 8; };
+  const auto encode = [&](const std::u32string& s) {
+    std::string out(s.size() * 4 + 8, '\0');
+    const pgcodec::Result r = codec.encode_units({s.data(), s.size(), pgcodec::UnitForm::Utf32}, out);
+    EXPECT_EQ(r.status, pgcodec::Status::Ok);
+    out.resize(r.written);
+    return out;
+  };
+  std::u32string text;
+  while (text.size() < 200) {
+    const unsigned word = 1 + next() % 9;
+    for (unsigned j = 0; j < word; ++j) text += chars[next() % chars.size()];
+    text += next() % 3 ? U" " : next() % 2 ? U", 1990 " : U"; ";
+  }
+  const std::string base = encode(text);
+  const auto& scalar = kernels::available().front();
+  const auto decode = [&](const std::string& in, pgcodec::UnitForm form, std::size_t room, pgcodec::ErrorMode mode) {
+    std::vector<char32_t> out(room + 1, 0xEEEEEEEE);
+    const pgcodec::Result r = codec.decode_units(
+        in, {out.data(), room, form, form == pgcodec::UnitForm::Ucs2 ? char32_t{0xFFFF} : char32_t{0x10FFFF}}, mode);
+    const std::size_t unit = form == pgcodec::UnitForm::Ucs2 ? 2 : 4;
+    return std::to_string(static_cast<int>(r.status)) + " " + std::to_string(r.consumed) + " " +
+           std::to_string(r.written) + " " + std::to_string(r.error.offset) + " " +
+           std::to_string(static_cast<int>(r.error.kind)) + "|" +
+           std::string(reinterpret_cast<const char*>(out.data()), r.written * unit);
+  };
+  for (std::size_t shift = 0; shift < 70; ++shift) {
+    for (std::size_t stop = 0; stop <= stops.size(); ++stop) {
+      std::string in = std::string(shift, 'a') + base;
+      if (stop < stops.size()) in.insert(shift + 40 + next() % 150, stops[stop]);
+      // The insertion may split a character: the kernels must agree anyway.
+      for (const auto mode : {pgcodec::ErrorMode::Strict, pgcodec::ErrorMode::Replace}) {
+        for (const auto form : {pgcodec::UnitForm::Utf32, pgcodec::UnitForm::Ucs2}) {
+          for (const std::size_t room : {in.size() + 8, std::size_t{61}, std::size_t{100}}) {
+            std::string want;
+            {
+              pgcodec::test::ActiveKernel plain(scalar);
+              want = decode(in, form, room, mode);
+            }
+            for (const auto& k : kernels::available().subspan(1)) {
+              pgcodec::test::ActiveKernel scope(k);
+              ASSERT_EQ(decode(in, form, room, mode), want)
+                  << k.name << " shift=" << shift << " stop=" << stop << " form=" << int(form) << " room=" << room;
+            }
+          }
+        }
+      }
+    }
+  }
+  std::u32string all;
+  for (char32_t cp = 0x80; cp < 0x110000; ++cp) {
+    if (cp < 0x10000) {  // the BMP's characters with a code (two or four bytes)
+      const char32_t one[1] = {cp};
+      char code[8];
+      if (codec.encode_units({one, 1, pgcodec::UnitForm::Utf32}, {code, sizeof code}).status != pgcodec::Status::Ok)
+        continue;
+    }
+    all += cp;
+    if (cp % 8 == 7) all += cp % 16 == 7 ? U" " : U"9.";
+  }
+  const std::string bytes = encode(all);
+  for (const auto& k : kernels::available()) {
+    pgcodec::test::ActiveKernel scope(k);
+    std::u32string got(all.size() + 8, U'\0');
+    const pgcodec::Result r = codec.decode_units(bytes, {got.data(), got.size(), pgcodec::UnitForm::Utf32, 0x10FFFF});
+    ASSERT_EQ(r.status, pgcodec::Status::Ok) << k.name;
+    ASSERT_EQ(r.written, all.size()) << k.name;
+    got.resize(r.written);
+    ASSERT_TRUE(got == all) << k.name;
+  }
+}
+
 }  // namespace
 
 namespace {
