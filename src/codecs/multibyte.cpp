@@ -487,7 +487,7 @@ Result decode_to(const CodecRow& row, std::string_view in, S sink, typename S::U
           const std::size_t from = fi;
           while (n - fi >= 4 && cap - fw >= 4) {
             if constexpr (std::is_same_v<S, Utf32Sink>) {
-              if (run_decode && n - fi >= kernels::kGb18030RunBytes && cap - fw >= kernels::kGb18030RunRoom) {
+              if (run_decode && n - fi >= 16 && cap - fw >= kernels::kGb18030RunRoom) {  // (less: a few characters)
                 if (!low_looked_up) {
                   runs.low = gb18030_low_of(enc, d);
                   low_looked_up = true;

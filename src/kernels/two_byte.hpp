@@ -138,10 +138,11 @@ struct Gb18030Runs {
 // such to 32-bit units in out (cap units); returns the bytes consumed,
 // always at the start of a character, stopping before the first that is
 // not such (a two-byte code, a four-byte code of no run given, NUL,
-// anything malformed) or where fewer than kGb18030RunBytes bytes or
-// kGb18030RunRoom units of room are left. `written` is set to the units
-// stored; nothing is stored past out + written. Reads at most in[0, n).
-inline constexpr std::size_t kGb18030RunBytes = 80, kGb18030RunRoom = 64;
+// anything malformed, a code cut off by the end) or where the room left is
+// less than kGb18030RunRoom units and less than the bytes left. `written`
+// is set to the units stored; nothing is stored past out + written. Reads
+// at most in[0, n).
+inline constexpr std::size_t kGb18030RunRoom = 64;
 using Gb18030RunDecodeFn = std::size_t (*)(const Gb18030Runs& runs, const unsigned char* in, std::size_t n,
                                            char32_t* out, std::size_t cap, std::size_t& written) noexcept;
 

@@ -569,9 +569,9 @@ TEST(Kernels, TwoByteBlocksEncodeEveryGb18030FourByteCode) {
 // two-byte code, four-byte codes past the BMP's or the run, malformed ones,
 // a lone byte) near a window's edge or none; decoded to UTF-32 (and UCS-2,
 // where it never runs), strict and replacing, with room for all or part of
-// the output: the same Result and units. Then every code point from U+0080
-// that has a code, eight a word: through every kernel, the code points
-// encoded.
+// the output: the same Result and units; and the text cut at each of its
+// last 100 bytes, final or not. Then every code point from U+0080 that has
+// a code, eight a word: through every kernel, the code points encoded.
 TEST(Kernels, Gb18030RunDecodesAsTheLoop) {
   using pgcodec::Encoding;
   const pgcodec::Codec& codec = pgcodec::codec(Encoding::GB18030);
@@ -629,6 +629,29 @@ TEST(Kernels, Gb18030RunDecodesAsTheLoop) {
             }
           }
         }
+      }
+    }
+  }
+  // The end at every byte of the last 100 (the kernel's last window,
+  // padded with NUL, and codes cut off by it), final and not.
+  for (std::size_t len = base.size() - 100; len <= base.size(); ++len) {
+    const std::string in = base.substr(0, len);
+    for (const bool final : {true, false}) {
+      const auto cut = [&] {
+        std::vector<char32_t> out(len + 1, 0xEEEEEEEE);
+        const pgcodec::Result r =
+            codec.decode_units(in, {out.data(), len, pgcodec::UnitForm::Utf32, 0x10FFFF}, pgcodec::ErrorMode::Strict, final);
+        return std::to_string(static_cast<int>(r.status)) + " " + std::to_string(r.consumed) + " " +
+               std::to_string(r.written) + "|" + std::string(reinterpret_cast<const char*>(out.data()), r.written * 4);
+      };
+      std::string want;
+      {
+        pgcodec::test::ActiveKernel plain(scalar);
+        want = cut();
+      }
+      for (const auto& k : kernels::available().subspan(1)) {
+        pgcodec::test::ActiveKernel scope(k);
+        ASSERT_EQ(cut(), want) << k.name << " len=" << len << " final=" << final;
       }
     }
   }
