@@ -90,6 +90,8 @@ struct BlockInfo {
 // null when the allocation fails. For the kernels' one-read tables
 // (pair_values, bmp_entries_of), built only for an encoding whose blocks
 // run.
+std::atomic<unsigned> tables_built{0};  // (kernel_tables_built)
+
 template <class Fill>
 const std::uint16_t* lazy_table(std::atomic<const std::uint16_t*> (&slots)[encoding_count], Encoding e,
                                 std::size_t size, Fill fill) noexcept {
@@ -103,6 +105,7 @@ const std::uint16_t* lazy_table(std::atomic<const std::uint16_t*> (&slots)[encod
     delete[] fresh;
     return expected;
   }
+  tables_built.fetch_add(1, std::memory_order_relaxed);
   return fresh;
 }
 
@@ -133,8 +136,8 @@ const std::uint16_t* pair_values_of(Encoding e, const MultibyteDense& d, const s
 // random text over the repertoire has such a code every hundred bytes or
 // so, and each stopped the kernel (the family's loop then took it with a
 // search of the runs, and the kernel started again). Built at the kernel's
-// first call in the encoding (lazy_table); null when the allocation fails
-// (the kernel then stops at them).
+// first call in the encoding with 128 bytes or more left (lazy_table); null
+// when the allocation fails (the kernel then stops at them).
 const std::uint16_t* gb18030_low_of(Encoding e, const MultibyteDense& d) noexcept {
   static std::atomic<const std::uint16_t*> slots[encoding_count];
   return lazy_table(slots, e, 65536, [&](std::uint16_t* v) {
@@ -488,7 +491,9 @@ Result decode_to(const CodecRow& row, std::string_view in, S sink, typename S::U
           while (n - fi >= 4 && cap - fw >= 4) {
             if constexpr (std::is_same_v<S, Utf32Sink>) {
               if (run_decode && n - fi >= 16 && cap - fw >= kernels::kGb18030RunRoom) {  // (less: a few characters)
-                if (!low_looked_up) {
+                // (Its BMP table from 128 bytes on, as the two-byte blocks'
+                // tables: Python's import decodes 64 bytes at a time.)
+                if (!low_looked_up && n - fi >= 128) {
                   runs.low = gb18030_low_of(enc, d);
                   low_looked_up = true;
                 }
@@ -932,6 +937,8 @@ std::size_t encode_units_prefix(const CodecRow& row, const UnitText& in, std::si
 }
 
 }  // namespace
+
+unsigned kernel_tables_built() noexcept { return tables_built.load(std::memory_order_relaxed); }
 
 // A byte may decode to U+FFFD (3 bytes), a two-byte character to two code
 // points (6 bytes); a two-byte UTF-8 character may encode to four bytes

@@ -13,6 +13,7 @@
 #include <set>
 #include <string>
 
+#include "codecs/codec_ops.hpp"
 #include "core/page_end.hpp"
 #include "pgcodec/codec.hpp"
 #include "rules/utf8.hpp"
@@ -557,6 +558,60 @@ TEST(Kernels, TwoByteBlocksEncodeEveryGb18030FourByteCode) {
       while (got[at] == want[at]) ++at;
       FAIL() << k.name << ": the bytes differ from byte " << at;
     }
+  }
+}
+
+// The multibyte family's one-read kernel tables are built for input of 128
+// bytes and more only: decoding every encoding's bytes 01..FF in chunks of
+// 64 (what Python's import does) into every unit form, under every kernel,
+// builds none (the count is taken before). Then, where a kernel has the
+// GB18030 run kernel, 1 KB of four-byte codes with BMP ones decoded into
+// UTF-32 builds the BMP table (in a process that had built no table yet,
+// as each test's under ctest: else it may be built already).
+TEST(Kernels, ShortInputBuildsNoKernelTable) {
+  const unsigned before = pgcodec::detail::kernel_tables_built();
+  std::string bytes;
+  for (int b = 1; b < 256; ++b) bytes += static_cast<char>(b);
+  for (const auto& k : kernels::available()) {
+    pgcodec::test::ActiveKernel scope(k);
+    for (int e = 0; e < pgcodec::encoding_count; ++e) {
+      const pgcodec::Codec& codec = pgcodec::codec(static_cast<pgcodec::Encoding>(e));
+      for (const auto form : {pgcodec::UnitForm::Latin1, pgcodec::UnitForm::Ucs2, pgcodec::UnitForm::Utf32}) {
+        const char32_t limit = form == pgcodec::UnitForm::Latin1 ? 0xFF
+                               : form == pgcodec::UnitForm::Ucs2 ? 0xFFFF
+                                                                 : 0x10FFFF;
+        // As python/src/text.cpp's init_identities: a character cut off at
+        // a chunk's end starts the next chunk.
+        char32_t out[255];
+        std::size_t written = 0;
+        for (std::size_t at = 0; at < bytes.size();) {
+          const std::size_t n = std::min<std::size_t>(64, bytes.size() - at);
+          const pgcodec::Result r = codec.decode_units(std::string_view(bytes).substr(at, n),
+                                                       {out + written, 255 - written, form, limit},
+                                                       pgcodec::ErrorMode::Replace, at + n == bytes.size());
+          written += r.written;
+          if (r.status != pgcodec::Status::Ok || r.consumed == 0) break;
+          at += r.consumed;
+        }
+      }
+    }
+  }
+  ASSERT_EQ(pgcodec::detail::kernel_tables_built(), before);
+  const pgcodec::Codec& gb = pgcodec::codec(pgcodec::Encoding::GB18030);
+  std::string text;
+  while (text.size() < 1000) text += "\x90\x30\x81\x30 \x81\x30\x81\x30 ";  // U+10000, U+0080
+  bool any = false;
+  for (const auto& k : kernels::available()) {
+    if (!k.gb18030_run_decode) continue;
+    any = true;
+    pgcodec::test::ActiveKernel scope(k);
+    std::vector<char32_t> out(text.size());
+    ASSERT_EQ(gb.decode_units(text, {out.data(), out.size(), pgcodec::UnitForm::Utf32, 0x10FFFF}).status,
+              pgcodec::Status::Ok);
+  }
+  // (Only in a process that had built none: ctest runs each test alone.)
+  if (any && before == 0) {
+    EXPECT_GT(pgcodec::detail::kernel_tables_built(), before);
   }
 }
 
