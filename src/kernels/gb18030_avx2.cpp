@@ -4,9 +4,9 @@
 // time, each position's four bytes in a 32-bit lane, the code's linear
 // index by two multiply-adds (a BMP code's code point then read with a
 // gather), the lanes where a character starts moved to the front with
-// vpermd. The
-// window's output is built in a buffer and copied out with stores that end
-// exactly at its end, so nothing is stored past what the kernel reports.
+// vpermd. The window's output is built in a buffer and copied out with
+// stores that end exactly at its end, so nothing is stored past what the
+// kernel reports.
 #include "kernels/target.hpp"
 #include "kernels/two_byte.hpp"
 

@@ -82,9 +82,9 @@ struct Kernel {
   // two_byte_encode TwoByteEncodeTables::bmp: the family builds them (64
   // and 128 KiB an encoding, on first use) only for a kernel that does.
   bool two_byte_flat_tables = false;
-  // GB18030's ASCII and four-byte codes of its supplementary run, to 32-bit
-  // units (kernels/two_byte.hpp). Null: the family's four-byte loop does
-  // them.
+  // GB18030's ASCII and four-byte codes (its supplementary run's and the
+  // BMP's), to 32-bit units (kernels/two_byte.hpp). Null: the family's
+  // four-byte loop does them.
   Gb18030RunDecodeFn gb18030_run_decode = nullptr;
 };
 

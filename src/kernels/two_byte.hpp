@@ -156,13 +156,14 @@ std::size_t gb18030_run_decode_avx2(const Gb18030Runs& runs, const unsigned char
                                     char32_t* out, std::size_t cap, std::size_t& written) noexcept;
 // AVX2: the characters' first and second bytes (a three-byte code's third
 // too) squeezed together with vpshufb; two- and three-byte codes read from
-// pair_values (which it needs), singles from one, with gathers, 8
-// characters a step.
+// pair_values (which it needs), singles from one, a scalar load a lane,
+// 8 characters a step.
 std::size_t two_byte_decode_avx2(const TwoByteTables& t, const unsigned char* in, std::size_t n, void* out,
                                  std::size_t cap, unsigned unit, char32_t limit, std::size_t& written) noexcept;
-// 8 units at a time: page entries (from bmp when given) and wide codes read
-// with gathers, the codes' bytes packed with vpshufb (as UTF-8 is, where a
-// code has three or four bytes).
+// 8 units at a time: page entries (from bmp when given, a scalar load a
+// lane; else from the pages) and wide codes read with gathers, the codes'
+// bytes packed with vpshufb (as UTF-8 is, where a code has three or four
+// bytes).
 std::size_t two_byte_encode_avx2(const TwoByteEncodeTables& t, const void* in, std::size_t n, unsigned unit,
                                  char* out, std::size_t cap, std::size_t& written) noexcept;
 // AVX-512 with VBMI2 (vpcompressb) and BMI2: the characters' first and

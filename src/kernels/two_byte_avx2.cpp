@@ -3,11 +3,12 @@
 // bytes: the characters found from bit masks (lead_bytes), as the scalar
 // block (codecs/multibyte.cpp, decode_block64) finds them; their first and
 // second bytes squeezed together eight bytes at a time with vpshufb; then 8
-// characters at a time: a two- or three-byte code's value read with a
-// gather from TwoByteTables::pair_values (by its bytes after any SS3), a
-// single's code point likewise, ASCII as it is. The block's
-// output is built in a buffer and copied out with stores that end exactly
-// at its end, so nothing is stored past what the kernel reports.
+// characters at a time: a two- or three-byte code's value read from
+// TwoByteTables::pair_values (by its bytes after any SS3; a scalar load a
+// lane, pack_avx2.hpp's load_u16), a single's code point likewise, ASCII
+// as it is. The block's output is built in a buffer and copied out with
+// stores that end exactly at its end, so nothing is stored past what the
+// kernel reports.
 #include "kernels/target.hpp"
 #include "kernels/two_byte.hpp"
 
