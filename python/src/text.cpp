@@ -10,7 +10,9 @@
 // to 256 bytes otherwise decode_str decodes on the stack (UCS-2, or UTF-32
 // first where the encoding has four-byte characters) and makes the str
 // once, in the kind its widest character needs (decode_small). Up to 32
-// KiB, where the encoding has four-byte characters: its first 256 bytes
+// KiB, UTF-8 says its kind by its largest byte: the str is made in that
+// kind and decoded into at once (decode_utf8). Up to 32 KiB, where another
+// encoding has four-byte characters: its first 256 bytes
 // are decoded on the stack into UTF-32, and the str is made for the rest
 // in the kind they need; the library stops with
 // Status::Wider before a character above that kind, and at each stop
@@ -265,6 +267,35 @@ ByteScan scan_bytes(const unsigned char* p, std::size_t n) {
 // Whether n UCS-2 units are all at most U+00FF.
 bool all_latin1(const Py_UCS2* u, std::size_t n) {
   return no_bits(reinterpret_cast<const unsigned char*>(u), 2 * n, 0xFF00FF00FF00FF00ull);
+}
+
+// The kind a str of n bytes of UTF-8 needs, read off the bytes: its widest
+// character is at most U+007F, U+00FF, U+FFFF or U+10FFFF as the largest
+// byte is below 0x80, below 0xC4 (leads C2 and C3 only), below 0xF0, or
+// not. Exact for valid UTF-8 (see decode_in_kind for the rest). The
+// bytewise maximum, with SSE2 64 bytes a step, stopping at the first
+// four-byte lead.
+Py_UCS4 utf8_level(const unsigned char* p, std::size_t n) {
+  unsigned top = 0;
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  const auto load = [p](std::size_t at) {
+    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at));
+  };
+  const __m128i f0 = _mm_set1_epi8(static_cast<char>(0xF0));
+  __m128i hi = _mm_setzero_si128();
+  for (; n - i >= 64; i += 64) {
+    hi = _mm_max_epu8(hi, _mm_max_epu8(_mm_max_epu8(load(i), load(i + 16)),
+                                       _mm_max_epu8(load(i + 32), load(i + 48))));
+    // A lane at 0xF0 or above: max(lane, 0xF0) is the lane.
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(hi, f0), hi))) return 0x10FFFF;
+  }
+  alignas(16) unsigned char lanes[16];
+  _mm_store_si128(reinterpret_cast<__m128i*>(lanes), hi);
+  for (const unsigned char b : lanes) top = std::max<unsigned>(top, b);
+#endif
+  for (; i < n; ++i) top = std::max<unsigned>(top, p[i]);
+  return top < 0x80 ? 0x7Fu : top < 0xC4 ? 0xFFu : top < 0xF0 ? 0xFFFFu : 0x10FFFFu;
 }
 
 // A new str of `alloc` characters in the kind n units need, holding them.
@@ -666,6 +697,42 @@ Result decode_ucs2_first(const Codec& c, std::string_view in, ErrorMode mode, bo
   return r;
 }
 
+// decode_str below kChainDecode bytes of UTF-8, whose bytes say the str's
+// kind (utf8_level): the str is made in that kind at one character a byte
+// and decoded into with one library call (decode_rest, which widens at a
+// wider character and shrinks the str at the end). Invalid input (an
+// error, U+FFFD for it, a character cut off at the end of a chunk) can
+// leave the kind wider than the characters decoded, which a str must not
+// be: then it is narrowed. (Through a head of 256 bytes decoded on the
+// stack into UTF-32 first, the str made in the kind it needed, and the
+// rest in a second call, 1 KB of the bench's kanji and kana took 833 ns,
+// mixed scripts 1,070; this way 685 and 893.)
+Result decode_utf8(const Codec& c, std::string_view in, ErrorMode mode, bool final,
+                   PyObject*& str) {
+  const Py_UCS4 level = utf8_level(reinterpret_cast<const unsigned char*>(in.data()), in.size());
+  str = new_str(in.size(), level);
+  if (!str) return Result{};
+  Result r = decode_rest(c, in, mode, final, str, 0, 0);
+  if (str && !(mode == ErrorMode::Strict && r.status == Status::Ok && r.consumed == in.size())) {
+    const auto len = static_cast<std::size_t>(PyUnicode_GET_LENGTH(str));
+    const void* d = PyUnicode_DATA(str);
+    const int kind = PyUnicode_KIND(str);
+    const Py_UCS4 max = kind == PyUnicode_4BYTE_KIND ? maxchar_of(static_cast<const Py_UCS4*>(d), len)
+                        : kind == PyUnicode_2BYTE_KIND
+                            ? maxchar_of(static_cast<const Py_UCS2*>(d), len)
+                            : maxchar_of(static_cast<const Py_UCS1*>(d), len);
+    if (max < PyUnicode_MAX_CHAR_VALUE(str)) {
+      PyObject* narrow = kind == PyUnicode_4BYTE_KIND
+                             ? str_of(static_cast<const Py_UCS4*>(d), len, len)
+                         : kind == PyUnicode_2BYTE_KIND
+                             ? str_of(static_cast<const Py_UCS2*>(d), len, len)
+                             : str_of(static_cast<const Py_UCS1*>(d), len, len);
+      Py_SETREF(str, narrow);
+    }
+  }
+  return r;
+}
+
 // The whole text in one library call into `str`, Latin-1 units up to
 // `maxchar`, as a rule: decode_rest only for what it leaves (a NUL, an
 // error, a wider character). Through decode_rest alone, a 1 KB LATIN1
@@ -726,6 +793,8 @@ Result decode_str_general(const Codec& c, std::string_view in, ErrorMode mode, b
   const std::size_t n = in.size();
   std::size_t in_done = 0, out_done = 0;
   const Identity& id = identity(c);
+  if (!ascii && n > kSmallDecode && n < kChainDecode && c.encoding() == Encoding::UTF8)
+    return decode_utf8(c, in, mode, final, str);
   if (ascii || id.latin1_decodes) {
     // ASCII bytes, or an encoding with nothing above U+00FF (LATIN1): the
     // input says the str's kind (ASCII is itself in every encoding; the

@@ -524,6 +524,31 @@ class CodecApi(unittest.TestCase):
                             # (A str of a kind wider than its widest character
                             # would compare unequal: CPython compares kinds first.)
                             self.assertEqual(c.decode(c.encode(text)), text, (name, n, first, then))
+        # UTF-8 past the stack head takes the str's kind from its largest
+        # byte (python/src/text.cpp, utf8_level): exact for valid UTF-8, too
+        # wide where an invalid byte (F0-FF) is replaced, skipped or escaped,
+        # or a four-byte lead is cut off at a chunk's end; the str is then
+        # narrowed. Too narrow (C0, C1, a stray continuation byte: U+FFFD is
+        # wider than Latin-1) widens as the decoder asks.
+        c = pgcodec.lookup("UTF8")
+        for head, want_head in ((b"a" * 300, "a" * 300), ("é".encode() * 200, "é" * 200),
+                                ("中".encode() * 100, "中" * 100)):
+            for bad in (b"\xff", b"\xf5", b"\xf0\x28", b"\xc0", b"\x80"):
+                for errors, fill in (("replace", "\ufffd" * (2 if bad == b"\xf0\x28" else 1)), ("ignore", ""),
+                                     ("surrogateescape", "".join(chr(0xDC00 + b) for b in bad[:1]))):
+                    if errors == "replace" and bad == b"\xf0\x28":
+                        fill = "\ufffd("
+                    if errors != "replace" and bad == b"\xf0\x28":
+                        fill = fill + "("
+                    want = want_head + fill + "b"
+                    got = c.decode(head + bad + b"b", errors)
+                    self.assertEqual(got, want, (head[:4], bad, errors))
+                    self.assertEqual(hash(got), hash(want))
+                    self.assertEqual(got.isascii(), want.isascii())
+            d = pgcodec.StreamDecoder(c)
+            got = d.feed(head + b"\xf0\x9f")
+            self.assertEqual((got, got.isascii(), hash(got)), (want_head, want_head.isascii(), hash(want_head)))
+            self.assertEqual(d.feed(b"\x98\x80") + d.finish(), "😀")
         # Every str is canonical (narrowest kind): equal strs compare and hash
         # equal only then.
         for text in ("aé", "é中", "中😀", "a\u00ff"):
