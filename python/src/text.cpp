@@ -11,8 +11,9 @@
 // first where the encoding has four-byte characters) and makes the str
 // once, in the kind its widest character needs (decode_small). Up to 32
 // KiB, UTF-8 says its kind by its largest byte: the str is made in that
-// kind and decoded into at once (decode_utf8). Up to 32 KiB, where another
-// encoding has four-byte characters: its first 256 bytes
+// kind and decoded into at once (decode_in_kind), as is GB18030 in the kind
+// its first 64 bytes suggest. Up to 32 KiB, where another encoding has
+// four-byte characters (EUC_TW, MULE_INTERNAL): its first 256 bytes
 // are decoded on the stack into UTF-32, and the str is made for the rest
 // in the kind they need; the library stops with
 // Status::Wider before a character above that kind, and at each stop
@@ -296,6 +297,42 @@ Py_UCS4 utf8_level(const unsigned char* p, std::size_t n) {
 #endif
   for (; i < n; ++i) top = std::max<unsigned>(top, p[i]);
   return top < 0x80 ? 0x7Fu : top < 0xC4 ? 0xFFu : top < 0xF0 ? 0xFFFFu : 0x10FFFFu;
+}
+
+// A kind at least as wide as a str of n bytes of GB18030 needs: U+10FFFF
+// where four bytes have the form of a four-byte code above U+FFFF (90..E3,
+// 30..39, 81..FE, 30..39; two-byte codes and digits can take that form
+// too, as in B5 DA 31 D5 C2 32, which decode_in_kind's narrowing
+// corrects), else U+FFFF. SSE2, 16 positions a step, stopping at the
+// first. decode_str reads the first 64 bytes only: real text shows its
+// script early, a wider character after them widens the str, and a longer
+// look stalled on the input's next lines (Chinese prose, 1 KB: 75 ns a
+// decode with 256 bytes looked at, against the UCS-2 str made blind).
+Py_UCS4 gb18030_level(const unsigned char* p, std::size_t n) {
+  // Whether p[i..i+3] has the form.
+  const auto four = [p](std::size_t i) {
+    return p[i] - 0x90u <= 0x53u && p[i + 1] - 0x30u < 10u && p[i + 2] - 0x81u < 0x7Eu &&
+           p[i + 3] - 0x30u < 10u;
+  };
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  // Candidates first: positions whose second and fourth bytes are digits
+  // (rare in CJK text, where leads are not), each then read whole.
+  const __m128i zero = _mm_set1_epi8(0x30), nine = _mm_set1_epi8(9);
+  const auto digits = [&](std::size_t at) {
+    const __m128i d =
+        _mm_sub_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at)), zero);
+    return _mm_cmpeq_epi8(_mm_min_epu8(d, nine), d);
+  };
+  for (; n - i >= 19; i += 16) {
+    auto m = static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(digits(i + 1), digits(i + 3))));
+    for (; m; m &= m - 1)
+      if (four(i + static_cast<std::size_t>(__builtin_ctz(m)))) return 0x10FFFF;
+  }
+#endif
+  for (; i + 3 < n; ++i)
+    if (four(i)) return 0x10FFFF;
+  return 0xFFFF;
 }
 
 // A new str of `alloc` characters in the kind n units need, holding them.
@@ -698,35 +735,39 @@ Result decode_ucs2_first(const Codec& c, std::string_view in, ErrorMode mode, bo
 }
 
 // decode_str below kChainDecode bytes of UTF-8, whose bytes say the str's
-// kind (utf8_level): the str is made in that kind at one character a byte
+// kind (utf8_level, `exact`), or of GB18030, whose first bytes suggest one
+// (gb18030_level): the str is made in that kind at one character a byte
 // and decoded into with one library call (decode_rest, which widens at a
-// wider character and shrinks the str at the end). Invalid input (an
-// error, U+FFFD for it, a character cut off at the end of a chunk) can
-// leave the kind wider than the characters decoded, which a str must not
-// be: then it is narrowed. (Through a head of 256 bytes decoded on the
-// stack into UTF-32 first, the str made in the kind it needed, and the
-// rest in a second call, 1 KB of the bench's kanji and kana took 833 ns,
-// mixed scripts 1,070; this way 685 and 893.)
-Result decode_utf8(const Codec& c, std::string_view in, ErrorMode mode, bool final,
-                   PyObject*& str) {
-  const Py_UCS4 level = utf8_level(reinterpret_cast<const unsigned char*>(in.data()), in.size());
+// wider character and shrinks the str at the end), then narrowed where
+// the kind is wider than its characters need, which a str must not be:
+// after a guess, and after invalid UTF-8 (an error, U+FFFD for it, a
+// character cut off at the end of a chunk), which can make the bytes'
+// answer too wide. Through a head of 256 bytes decoded on the stack into
+// UTF-32 first, the str made in the kind it needed, and the rest in a
+// second call, 1 KB of the bench's UTF-8 kanji and kana took 833 ns, mixed
+// scripts 1,070, GB18030 random over the repertoire 1,590 and Chinese
+// prose 1,600; this way 685, 893, 1,345 and 1,455.
+Result decode_in_kind(const Codec& c, std::string_view in, ErrorMode mode, bool final,
+                      PyObject*& str, Py_UCS4 level, bool exact) {
   str = new_str(in.size(), level);
   if (!str) return Result{};
   Result r = decode_rest(c, in, mode, final, str, 0, 0);
-  if (str && !(mode == ErrorMode::Strict && r.status == Status::Ok && r.consumed == in.size())) {
-    const auto len = static_cast<std::size_t>(PyUnicode_GET_LENGTH(str));
-    const void* d = PyUnicode_DATA(str);
+  if (str && !(exact && mode == ErrorMode::Strict && r.status == Status::Ok &&
+               r.consumed == in.size())) {
+    // Narrowed where no character needs the kind (no_bits stops at the
+    // first block with one, as a rule the first).
     const int kind = PyUnicode_KIND(str);
-    const Py_UCS4 max = kind == PyUnicode_4BYTE_KIND ? maxchar_of(static_cast<const Py_UCS4*>(d), len)
-                        : kind == PyUnicode_2BYTE_KIND
-                            ? maxchar_of(static_cast<const Py_UCS2*>(d), len)
-                            : maxchar_of(static_cast<const Py_UCS1*>(d), len);
-    if (max < PyUnicode_MAX_CHAR_VALUE(str)) {
+    const auto len = static_cast<std::size_t>(PyUnicode_GET_LENGTH(str));
+    const auto* d = static_cast<const unsigned char*>(PyUnicode_DATA(str));
+    const std::uint64_t above = kind == PyUnicode_4BYTE_KIND   ? 0xFFFF0000FFFF0000ull
+                                : kind == PyUnicode_2BYTE_KIND ? 0xFF00FF00FF00FF00ull
+                                                               : 0x8080808080808080ull;
+    if (PyUnicode_MAX_CHAR_VALUE(str) > 0x7F && no_bits(d, len * static_cast<std::size_t>(kind), above)) {
       PyObject* narrow = kind == PyUnicode_4BYTE_KIND
-                             ? str_of(static_cast<const Py_UCS4*>(d), len, len)
+                             ? str_of(reinterpret_cast<const Py_UCS4*>(d), len, len)
                          : kind == PyUnicode_2BYTE_KIND
-                             ? str_of(static_cast<const Py_UCS2*>(d), len, len)
-                             : str_of(static_cast<const Py_UCS1*>(d), len, len);
+                             ? str_of(reinterpret_cast<const Py_UCS2*>(d), len, len)
+                             : str_of(d, len, len);
       Py_SETREF(str, narrow);
     }
   }
@@ -791,10 +832,14 @@ namespace {
 Result decode_str_general(const Codec& c, std::string_view in, ErrorMode mode, bool final, PyObject*& str,
                           bool ascii) {
   const std::size_t n = in.size();
+  const auto* bytes = reinterpret_cast<const unsigned char*>(in.data());
   std::size_t in_done = 0, out_done = 0;
   const Identity& id = identity(c);
   if (!ascii && n > kSmallDecode && n < kChainDecode && c.encoding() == Encoding::UTF8)
-    return decode_utf8(c, in, mode, final, str);
+    return decode_in_kind(c, in, mode, final, str, utf8_level(bytes, n), true);
+  if (!ascii && n > kSmallDecode && n < kChainDecode && c.encoding() == Encoding::GB18030)
+    return decode_in_kind(c, in, mode, final, str, gb18030_level(bytes, std::min<std::size_t>(n, 64)),
+                          false);
   if (ascii || id.latin1_decodes) {
     // ASCII bytes, or an encoding with nothing above U+00FF (LATIN1): the
     // input says the str's kind (ASCII is itself in every encoding; the

@@ -549,6 +549,17 @@ class CodecApi(unittest.TestCase):
             got = d.feed(head + b"\xf0\x9f")
             self.assertEqual((got, got.isascii(), hash(got)), (want_head, want_head.isascii(), hash(want_head)))
             self.assertEqual(d.feed(b"\x98\x80") + d.finish(), "😀")
+        # GB18030 past the stack head takes the kind its first 64 bytes
+        # suggest (text.cpp, gb18030_level): U+10FFFF where four bytes look
+        # like a supplementary character's code, which two-byte codes and
+        # digits can too (B5 DA 31 D5 C2 32 is 第1章2); U+FFFF else, too wide
+        # for Latin-1 text (A8 A6 is é) and too narrow for a supplementary
+        # character after those 64 bytes.
+        c = pgcodec.lookup("GB18030")
+        for text in ("第1章2" + "中" * 300, "é" * 300, "中" * 100 + "😀", "a" * 300 + "😀", "😀" + "中" * 300,
+                     "第1章2" + "é" * 300):
+            got = c.decode(c.encode(text))
+            self.assertEqual((got, hash(got), got.isascii()), (text, hash(text), text.isascii()), text[:6])
         # Every str is canonical (narrowest kind): equal strs compare and hash
         # equal only then.
         for text in ("aé", "é中", "中😀", "a\u00ff"):
