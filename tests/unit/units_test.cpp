@@ -10,8 +10,10 @@
 #include <string_view>
 #include <vector>
 
+#include "kernels/kernels.hpp"
 #include "pgcodec/codec.hpp"
 #include "pgcodec/pgcodec.h"
+#include "test_util.hpp"
 
 namespace pgcodec {
 namespace {
@@ -33,6 +35,57 @@ TEST(Units, DecodeUtf16AndUtf32) {
   r = named("GB18030").decode_utf32("\x90\x30\x81\x30", u32);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(u32.substr(0, r.written), U"\U00010000");
+}
+
+// UTF-8 into a buffer with exactly the room the text needs (as a host that
+// counts the UTF-16 length first sizes it), and one unit less: the same
+// units, status and error as into a buffer with a unit for every byte,
+// under every kernel, in every form the text fits, nothing stored past the
+// buffer. (With less room than bytes left the fast loop runs on cuts of the
+// input: src/codecs/utf8.cpp, decode_to; a cut can split a character.)
+TEST(Units, Utf8IntoAnExactBufferIsTheSame) {
+  const Codec& c = named("UTF8");
+  // Characters of 1 to 4 bytes in an order that puts every length at every
+  // position relative to a cut, then text that is one length only.
+  const std::string pieces[] = {"a", "\xc3\xa9", "\xe4\xb8\xad", "\xf0\x9f\x98\x80"};
+  std::vector<std::string> texts;
+  for (int kinds : {1, 2, 3, 4}) {
+    std::string mixed, one;
+    for (int i = 0; i < 1500; ++i) mixed += pieces[(i * 7 + i / 5) % kinds];
+    for (int i = 0; i < 700; ++i) one += pieces[kinds - 1];
+    texts.push_back(mixed);
+    texts.push_back(one);
+    texts.push_back(mixed + "\xff" + one);  // an error far in
+  }
+  for (const kernels::Kernel& k : kernels::available()) {
+    test::ActiveKernel on(k);
+    for (const std::string& text : texts) {
+      for (const UnitForm f : {UnitForm::Utf16, UnitForm::Utf32, UnitForm::Ucs2, UnitForm::Latin1}) {
+        const std::size_t z = f == UnitForm::Latin1 ? 1 : f == UnitForm::Utf32 ? 4 : 2;
+        const char32_t limit = f == UnitForm::Latin1 ? 0xFF : f == UnitForm::Ucs2 ? 0xFFFF : 0x10FFFF;
+        std::vector<char> big(text.size() * z);
+        const Result want = c.decode_units(text, {big.data(), text.size(), f, limit});
+        if (want.status == Status::Wider) continue;  // the text does not fit the form
+        for (const std::size_t room : {want.written, want.written - 1}) {
+          std::vector<char> buf((room + 16) * z, '\x5a');
+          const Result got = c.decode_units(text, {buf.data(), room, f, limit});
+          const std::string what = std::string(k.name) + " form " + std::to_string(static_cast<int>(f)) +
+                                   " room " + std::to_string(room) + " of " + std::to_string(want.written);
+          ASSERT_LE(got.written, room) << what;
+          EXPECT_EQ(std::string(buf.data(), got.written * z), std::string(big.data(), got.written * z)) << what;
+          for (std::size_t b = room * z; b < buf.size(); ++b) ASSERT_EQ(buf[b], '\x5a') << what << " byte " << b;
+          if (room == want.written) {
+            EXPECT_EQ(got.status, want.status) << what;
+            EXPECT_EQ(got.consumed, want.consumed) << what;
+            EXPECT_EQ(got.written, want.written) << what;
+            EXPECT_EQ(got.error.offset, want.error.offset) << what;
+          } else if (want.status == Status::Ok) {
+            EXPECT_EQ(got.status, Status::OutputFull) << what;
+          }
+        }
+      }
+    }
+  }
 }
 
 TEST(Units, DecodeErrorsAreTheUtf8Paths) {
