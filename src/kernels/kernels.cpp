@@ -21,7 +21,8 @@ constexpr Kernel kCompiled[] = {
 #endif
 #if defined(PGCODEC_KERNELS_X86)
     {"avx2", &ascii_run_avx2, &utf8_valid_run_avx2, true, nullptr, nullptr, &utf8_to_units16_avx2,
-     &units16_to_utf8_avx2, &copy_until_nul_avx2, nullptr, &utf8_to_units32_avx2, &units32_to_utf8_avx2,
+     &units16_to_utf8_avx2, &copy_until_nul_avx2, &single_byte_units_avx2, &utf8_to_units32_avx2,
+     &units32_to_utf8_avx2,
      &two_byte_decode_avx2, &two_byte_encode_avx2, true, &gb18030_run_decode_avx2},
     {"avx512", &ascii_run_avx512, &utf8_valid_run_avx512, true, nullptr, nullptr, &utf8_to_units16_avx2,
      &units16_to_utf8_avx2, &copy_until_nul_avx512, &single_byte_units_avx512,

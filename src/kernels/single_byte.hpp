@@ -49,6 +49,10 @@ using SingleByteUnitsFn = std::size_t (*)(const char16_t* code_point, const unsi
                                           void* out, unsigned unit, char32_t limit) noexcept;
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// AVX2: 32 bytes at a time, the high ones looked up with vpshufb by
+// nibble (kernels/single_byte_avx2.cpp).
+std::size_t single_byte_units_avx2(const char16_t* code_point, const unsigned char* in, std::size_t n,
+                                   void* out, unsigned unit, char32_t limit) noexcept;
 // AVX-512F and BW: 32 bytes at a time, the last fewer under a mask.
 std::size_t single_byte_units_avx512(const char16_t* code_point, const unsigned char* in, std::size_t n,
                                      void* out, unsigned unit, char32_t limit) noexcept;
