@@ -221,7 +221,7 @@ Result Codec::decode_units(std::string_view in, const UnitBuffer& out, ErrorMode
                            bool final) const noexcept {
   const kernels::Kernel& k = kernels::active();
   if (encoding_ == Encoding::LATIN1 && out.form == UnitForm::Latin1 && out.limit >= 0xFF &&
-      out.capacity >= in.size()) {
+      out.capacity >= in.size() && !in.empty()) {
     // LATIN1's bytes are their own code points (a NUL is an error): into
     // Latin-1 units with room for all, decoding is a copy up to the first
     // NUL, taken here before the family's dispatch. Through the
