@@ -29,7 +29,7 @@
 // input come from one mapping of their own (BlockMemory). A single-byte
 // encoding's str has one character a byte: from 257 bytes it is made in
 // UCS-2 at that exact size and decoded into, narrowed after where nothing
-// needed more (decode_ucs2_first), as is a two- or three-byte CJK
+// needed more (decode_in_kind), as is a two- or three-byte CJK
 // encoding's below 32 KiB. Data of 8 MiB and more is put on huge pages
 // (prefer_huge_pages).
 #include <algorithm>
@@ -263,11 +263,6 @@ ByteScan scan_bytes(const unsigned char* p, std::size_t n) {
     take((kOnes & ~std::uint64_t{0xFFFFFF}) | p[0] | std::uint64_t{p[n / 2]} << 8 | std::uint64_t{p[n - 1]} << 16);
   }
   return {(bits & kHigh) == 0, (zero & kHigh) != 0};
-}
-
-// Whether n UCS-2 units are all at most U+00FF.
-bool all_latin1(const Py_UCS2* u, std::size_t n) {
-  return no_bits(reinterpret_cast<const unsigned char*>(u), 2 * n, 0xFF00FF00FF00FF00ull);
 }
 
 // The kind a str of n bytes of UTF-8 needs, read off the bytes: its widest
@@ -710,50 +705,33 @@ Result decode_rest(const Codec& c, std::string_view in, ErrorMode mode, bool fin
   return r;
 }
 
-// decode_str from kSmallDecode bytes on where the encoding's characters
-// are at most U+FFFF, or nearly all are (Identity::short_into_utf32 false:
-// the single-byte encodings but LATIN1, whose str is Latin-1 from the
-// start, and the two- and three-byte CJK ones; JIS X 0213's plane 2 is
-// above): the str is made in UCS-2 at one character a byte and decoded
-// into with one library call (decode_rest widens it for a character above
-// U+FFFF); only text with nothing above U+00FF is copied once more,
-// narrowed. Through a head decoded on the stack first (into Latin-1 units,
-// then again into UCS-2 at the first wider character, copied, and the rest
-// in a second call), a 1 KB single-byte decode cost twice the bytes' time
-// of a long one (0.73 ns a byte against 0.37), and a 1 KB two-byte one
-// paid a second kernel set-up and a second tail of the family's loop.
-Result decode_ucs2_first(const Codec& c, std::string_view in, ErrorMode mode, bool final, PyObject*& str) {
-  str = new_str(in.size(), 0xFFFF);
-  if (!str) return Result{};
-  Result r = decode_rest(c, in, mode, final, str, 0, 0);
-  if (str && PyUnicode_KIND(str) == PyUnicode_2BYTE_KIND) {
-    const auto* u = static_cast<const Py_UCS2*>(PyUnicode_DATA(str));
-    const auto len = static_cast<std::size_t>(PyUnicode_GET_LENGTH(str));
-    if (all_latin1(u, len)) Py_SETREF(str, str_of(u, len, len));
-  }
-  return r;
-}
-
-// decode_str below kChainDecode bytes of UTF-8, whose bytes say the str's
-// kind (utf8_level, `exact`), or of GB18030, whose first bytes suggest one
-// (gb18030_level): the str is made in that kind at one character a byte
-// and decoded into with one library call (decode_rest, which widens at a
-// wider character and shrinks the str at the end), then narrowed where
-// the kind is wider than its characters need, which a str must not be:
-// after a guess, and after invalid UTF-8 (an error, U+FFFD for it, a
-// character cut off at the end of a chunk), which can make the bytes'
-// answer too wide. Through a head of 256 bytes decoded on the stack into
-// UTF-32 first, the str made in the kind it needed, and the rest in a
-// second call, 1 KB of the bench's UTF-8 kanji and kana took 833 ns, mixed
-// scripts 1,070, GB18030 random over the repertoire 1,590 and Chinese
+// decode_str from kSmallDecode bytes on, below kChainDecode where the
+// kind is a guess: the str is made in the kind `level` at one character a
+// byte and decoded into with one library call (decode_rest, which widens it
+// at a wider character, to the kind that character needs, and shrinks it
+// at the end), then narrowed if it was not widened and its characters need
+// less, which a str must not be. The kind is: UTF-8's by its bytes
+// (utf8_level; exact, `exact`, unless the input is invalid: an error,
+// U+FFFD for it, a character cut off at the end of a chunk); GB18030's as
+// its first bytes suggest (gb18030_level); and UCS-2 for the single-byte
+// encodings but LATIN1 (whose str is Latin-1 from the start) and for the
+// two- and three-byte CJK ones (JIS X 0213's plane 2 is above; no other
+// character is).
+// Through a head decoded on the stack first (into Latin-1 units, or UTF-32
+// where the encoding has four-byte characters), the str made in the kind
+// it needed, and the rest in a second call, a 1 KB single-byte decode cost
+// twice the bytes' time of a long one (0.73 ns a byte against 0.37), a 1 KB
+// two-byte one paid a second kernel set-up and a second tail of the
+// family's loop, and 1 KB of the bench's UTF-8 kanji and kana took 833 ns,
+// mixed scripts 1,070, GB18030 random over the repertoire 1,590 and Chinese
 // prose 1,600; this way 685, 893, 1,345 and 1,455.
 Result decode_in_kind(const Codec& c, std::string_view in, ErrorMode mode, bool final,
                       PyObject*& str, Py_UCS4 level, bool exact) {
   str = new_str(in.size(), level);
   if (!str) return Result{};
   Result r = decode_rest(c, in, mode, final, str, 0, 0);
-  if (str && !(exact && mode == ErrorMode::Strict && r.status == Status::Ok &&
-               r.consumed == in.size())) {
+  if (str && PyUnicode_MAX_CHAR_VALUE(str) == level &&
+      !(exact && mode == ErrorMode::Strict && r.status == Status::Ok && r.consumed == in.size())) {
     // Narrowed where no character needs the kind (no_bits stops at the
     // first block with one, as a rule the first).
     const int kind = PyUnicode_KIND(str);
@@ -835,11 +813,13 @@ Result decode_str_general(const Codec& c, std::string_view in, ErrorMode mode, b
   const auto* bytes = reinterpret_cast<const unsigned char*>(in.data());
   std::size_t in_done = 0, out_done = 0;
   const Identity& id = identity(c);
-  if (!ascii && n > kSmallDecode && n < kChainDecode && c.encoding() == Encoding::UTF8)
-    return decode_in_kind(c, in, mode, final, str, utf8_level(bytes, n), true);
-  if (!ascii && n > kSmallDecode && n < kChainDecode && c.encoding() == Encoding::GB18030)
-    return decode_in_kind(c, in, mode, final, str, gb18030_level(bytes, std::min<std::size_t>(n, 64)),
-                          false);
+  if (!ascii && n > kSmallDecode && n < kChainDecode) {
+    if (c.encoding() == Encoding::UTF8)
+      return decode_in_kind(c, in, mode, final, str, utf8_level(bytes, n), true);
+    if (c.encoding() == Encoding::GB18030)
+      return decode_in_kind(c, in, mode, final, str,
+                            gb18030_level(bytes, std::min<std::size_t>(n, 64)), false);
+  }
   if (ascii || id.latin1_decodes) {
     // ASCII bytes, or an encoding with nothing above U+00FF (LATIN1): the
     // input says the str's kind (ASCII is itself in every encoding; the
@@ -857,11 +837,11 @@ Result decode_str_general(const Codec& c, std::string_view in, ErrorMode mode, b
     // decode as UTF-8: several to one code point, up to U+10FFFF.) One
     // character a byte: the UCS-2 str has the right length from 32 KiB on
     // too.
-    return decode_ucs2_first(c, in, mode, final, str);
+    return decode_in_kind(c, in, mode, final, str, 0xFFFF, false);
   } else if (n >= kChainDecode) {
     return decode_chained(c, in, mode, final, str);
   } else if (!id.short_into_utf32) {
-    return decode_ucs2_first(c, in, mode, final, str);
+    return decode_in_kind(c, in, mode, final, str, 0xFFFF, false);
   } else {
     // Where the encoding has four-byte characters: the head (the first
     // kSmallDecode bytes, as a chunk: a character cut off at its end is

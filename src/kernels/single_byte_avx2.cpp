@@ -121,8 +121,8 @@ PGCODEC_TARGET_AVX2 std::size_t units_loop(const char16_t* cp, const unsigned ch
       bad = _mm256_or_si256(bad, _mm256_or_si256(above(hi, lim_hi), _mm256_and_si256(_mm256_cmpeq_epi8(hi, lim_hi),
                                                                                      above(lo, lim_lo))));
     const auto stop = static_cast<std::uint32_t>(_mm256_movemask_epi8(bad));
-    const unsigned count = stop ? static_cast<unsigned>(__builtin_ctz(stop)) : 32u;
-    const unsigned kept = left < count ? static_cast<unsigned>(left) : count;
+    // (In a padded block the padding's first NUL stops it at the latest.)
+    const unsigned kept = stop ? static_cast<unsigned>(__builtin_ctz(stop)) : 32u;
     store_units<U>(static_cast<char*>(out) + i * U, lo, hi, kept);
     i += kept;
     if (kept < 32) return i;
