@@ -546,6 +546,67 @@ class CodecApi(unittest.TestCase):
             got = d.feed(head + b"\xf0\x9f")
             self.assertEqual((got, got.isascii(), hash(got)), (want_head, want_head.isascii(), hash(want_head)))
             self.assertEqual(d.feed(b"\x98\x80") + d.finish(), "😀")
+        # UTF-8 from 1 MiB (text.cpp, decode_counted): the str made at the
+        # length and kind the bytes say (one character a byte that is not a
+        # continuation byte); invalid input decodes to fewer characters
+        # (shrunk), to more (C0 C1 replaced by two U+FFFD: the blocks from
+        # the start) or to narrower ones (F0 28 replaced: narrowed), and an
+        # error's prefix and offset, a chunk's cut-off character and the
+        # handlers are as for short input and CPython's.
+        big = 1 << 20
+        for head in ("a" * big, "é" * (big // 2), "中" * (big // 3), "😀" * (big // 4),
+                     "a" * big + "é中😀" + "b" * 70000):
+            data = head.encode()
+            self.assertEqual(c.decode(data), head)
+            for bad in (b"\xff", b"\xf5", b"\xf0\x28", b"\xc0\xc1", b"\x80", b"\xe4\xb8"):
+                for errors in ("replace", "ignore", "surrogateescape"):
+                    # The library's UTF-8 path for replace (E4 B8 is two
+                    # U+FFFD to PostgreSQL, one to CPython); CPython's for the
+                    # handlers.
+                    want = (c._decode_to_utf8(data + bad + b"b", errors).decode() if errors == "replace"
+                            else (data + bad + b"b").decode("utf-8", errors))
+                    got = c.decode(data + bad + b"b", errors)
+                    self.assertEqual((got, hash(got), got.isascii()), (want, hash(want), want.isascii()),
+                                     (head[:1], len(head), bad, errors))
+                with self.assertRaises(pgcodec.DecodeError) as e:
+                    c.decode(data + bad + b"b")
+                self.assertEqual(e.exception.offset, len(data), (head[:1], bad))
+            for cut in (1, 2, 3):  # a chunk that ends inside its last character
+                d = pgcodec.StreamDecoder(c)
+                last = head[-1].encode()
+                if cut >= len(last):
+                    continue
+                got = d.feed(data[:len(data) - len(last) + cut])
+                want = head[:-1]
+                self.assertEqual((got, hash(got), got.isascii()), (want, hash(want), want.isascii()))
+                self.assertEqual(d.feed(last[cut:]) + d.finish(), head[-1])
+        # Random text of all widths with invalid bytes strewn in, past 1 MiB:
+        # as the library's UTF-8 path in Strict (offset, message) and Replace.
+        rng = random.Random(11)
+        pool = ["a", " ", "é", "ÿ", "中", "😀", "\U0010FFFF"]
+        invalid = [b"\xff", b"\x80", b"\xc0\xc1", b"\xe4\xb8", b"\xf0\x28", b"\xed\xa0\x80", b"\x00"]
+        for round_ in range(4):
+            parts = [rng.choice(pool).encode() * rng.randrange(1, 5000) for _ in range(600)]
+            for _ in range(round_):
+                parts.insert(rng.randrange(len(parts)), rng.choice(invalid))
+            data = b"".join(parts)
+            self.assertGreaterEqual(len(data), big // 2)
+            data = data + data if len(data) < big else data
+            self.assertEqual(c.decode(data, "replace"), c._decode_to_utf8(data, "replace").decode(), round_)
+            if round_ == 0:
+                self.assertEqual(c.decode(data), data.decode())
+                continue
+            with self.assertRaises(pgcodec.DecodeError) as ours:
+                c.decode(data)
+            with self.assertRaises(pgcodec.DecodeError) as lib:
+                c._decode_to_utf8(data)
+            self.assertEqual((ours.exception.offset, str(ours.exception)), (lib.exception.offset, str(lib.exception)))
+        # A wide character's bytes only in invalid input: the count says
+        # UCS-4 (an F0 lead), the text has none.
+        data = "é".encode() * (big // 2) + b"\xf0\x28"
+        got = c.decode(data, "replace")
+        self.assertEqual((got, hash(got)), (data.decode("utf-8", "replace"), hash(data.decode("utf-8", "replace"))))
+        self.assertEqual(len(got.encode("utf-32-le")), 4 * len(got))
         # GB18030 past the stack head takes the kind its first 64 bytes
         # suggest (text.cpp, gb18030_level): U+10FFFF where four bytes look
         # like a supplementary character's code, which two-byte codes and
