@@ -298,7 +298,9 @@ TEST_P(Props, BlockEdges) {
 // 13. Long runs of one script (128-400 bytes of characters sharing a UTF-8
 // lead byte, solid or with spaces), so the block kernels take whole blocks;
 // with one edge piece inserted or none. The model's outcome, the code-unit
-// paths equal the UTF-8 path, and a clean run round-trips.
+// paths equal the UTF-8 path, a smaller output buffer gives a prefix (the
+// blocks and rounds that size their bytes by the room left), and a clean
+// run round-trips.
 TEST_P(Props, LongRunsOfOneScript) {
   const Codec& c = codec();
   for_each_kernel("long runs", [&] {
@@ -311,6 +313,7 @@ TEST_P(Props, LongRunsOfOneScript) {
     // The code-unit paths too: their block kernels (UTF-8 <-> 16-bit units)
     // take such runs whole, and stop at the inserted piece.
     require(harness::check_units(c, decoding, any_mode(), in, *rc::gen::arbitrary<std::size_t>()));
+    require(harness::check_buffers(c, decoding, any_mode(), in, *rc::gen::arbitrary<std::size_t>()));
     if (!with_error)
       require(decoding ? harness::check_round_trip_bytes(c, in) : harness::check_round_trip_text(c, in));
   });
