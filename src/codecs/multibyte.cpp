@@ -577,6 +577,40 @@ Result decode_units(const CodecRow& row, std::string_view in, const UnitBuffer& 
   });
 }
 
+// The distinct second code points of an encoding's pairs (U+0300, U+0301,
+// U+02E5, U+02E9, U+309A in both encodings that have pairs) and a mask of
+// their low 6 bits, worked out once per encoding: doing it on every call was
+// most of an 8-byte encode's time (perf).
+struct Seconds {
+  std::uint32_t cp[32];
+  std::size_t count = 0;
+  std::uint64_t bits = 0;
+  bool fits = true;  // false: more than 32, which encode_prefix is not for
+};
+
+const Seconds& seconds_of(Encoding e) noexcept {
+  static const auto all = [] {
+    std::array<Seconds, encoding_count> a{};
+    for (int k = 0; k < encoding_count; ++k) {
+      const MultibyteDense* d = codec_row(static_cast<Encoding>(k)).tables.multibyte;
+      if (!d) continue;
+      Seconds& s = a[static_cast<std::size_t>(k)];
+      for (std::uint32_t p = 0; p < d->pair_count && s.fits; ++p) {
+        const std::uint32_t cp2 = d->pairs[p].cp2;
+        if (std::find(s.cp, s.cp + s.count, cp2) != s.cp + s.count) continue;
+        if (s.count == std::size(s.cp)) {
+          s.fits = false;
+          break;
+        }
+        s.cp[s.count++] = cp2;
+        s.bits |= std::uint64_t{1} << (cp2 & 63u);
+      }
+    }
+    return a;
+  }();
+  return all[static_cast<std::size_t>(to_int(e))];
+}
+
 Result encode(const CodecRow& row, std::string_view in, std::span<char> out, ErrorMode mode,
               const kernels::Kernel& k) noexcept {
   const MultibyteDense& d = *row.tables.multibyte;
@@ -585,6 +619,7 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
   const std::size_t n = in.size();
   const bool combined = d.pair_count != 0;
+  const Seconds* const sec = combined ? &seconds_of(enc) : nullptr;
   Out o{out};
   std::size_t i = 0;
   Result r;
@@ -607,11 +642,16 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
   while (i < n) {
     if (fast) {
       // The common case in a loop of its own, over locals only (see decode):
-      // ASCII, and (in an encoding without combined characters) three-byte
-      // UTF-8 characters, all of CJK, whose code point has a two-byte code
-      // (a page entry >= 0x8000: two bytes with a high lead). ASCII is never
-      // part of a combined character, so the encodings that have them take
-      // ASCII here too.
+      // ASCII, and three-byte UTF-8 characters, all of CJK, whose code
+      // point has a code in the pages (of two bytes as a rule; one, three
+      // or four too, as the units' fast path below takes them). ASCII is
+      // never part of a combined character. In an
+      // encoding with combined characters (EUC_JIS_2004, SHIFT_JIS_2004) a
+      // three-byte one is taken here only where the lookahead below cannot
+      // matter: it is the last, or the next is ASCII other than NUL, or a
+      // valid three-byte character that is no pair's second (`sec`: of
+      // those, U+309A has three bytes). Leaving this loop at every
+      // non-ASCII character made their encode 4.5 times SJIS's time.
       const CodePages pages{d.page_of, d.page_count, d.pages};
       char* const ob = o.buf.data();
       const std::size_t cap = o.buf.size();
@@ -622,17 +662,33 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
           if (!copy_ascii(k, p, n, fi, ob, cap, fw)) break;
           continue;
         }
-        if (combined || (c0 & 0xF0u) != 0xE0u || n - fi < 3 || cap - fw < 2) break;
+        if ((c0 & 0xF0u) != 0xE0u || n - fi < 3 || cap - fw < 4) break;
         const unsigned c1 = p[fi + 1], c2 = p[fi + 2];
-        const bool ok = (c1 & 0xC0u) == 0x80u && (c2 & 0xC0u) == 0x80u &&
-                        (c0 != 0xE0 || c1 >= 0xA0) && (c0 != 0xED || c1 < 0xA0);
-        if (!ok) break;
+        const auto valid3 = [](unsigned b0, unsigned b1, unsigned b2) {
+          return (b1 & 0xC0u) == 0x80u && (b2 & 0xC0u) == 0x80u && (b0 != 0xE0 || b1 >= 0xA0) &&
+                 (b0 != 0xED || b1 < 0xA0);
+        };
+        if (!valid3(c0, c1, c2)) break;
+        if (combined && n - fi > 3 && p[fi + 3] - 1u >= 0x7Fu) {
+          const unsigned d0 = p[fi + 3];
+          if ((d0 & 0xF0u) != 0xE0u || n - fi < 6 || !valid3(d0, p[fi + 4], p[fi + 5])) break;
+          const std::uint32_t next = ((d0 & 0x0Fu) << 12) | ((p[fi + 4] & 0x3Fu) << 6) | (p[fi + 5] & 0x3Fu);
+          if (((sec->bits >> (next & 63u)) & 1u) && std::find(sec->cp, sec->cp + sec->count, next) != sec->cp + sec->count)
+            break;
+        }
         const std::uint32_t cp = ((c0 & 0x0Fu) << 12) | ((c1 & 0x3Fu) << 6) | (c2 & 0x3Fu);
         const std::uint32_t code = pages(cp);
-        if (code < 0x8000u) break;  // none, one byte, or a longer code
-        ob[fw] = static_cast<char>(code >> 8);
-        ob[fw + 1] = static_cast<char>(code & 0xFF);
-        fw += 2;
+        if (code >= 0x8000u) {  // two bytes, as a rule
+          ob[fw] = static_cast<char>(code >> 8);
+          ob[fw + 1] = static_cast<char>(code & 0xFF);
+          fw += 2;
+        } else if (code - 1u < 0xFFu) {  // one byte (SJIS's half-width katakana)
+          ob[fw++] = static_cast<char>(code);
+        } else if (code >= kWideCodeFirst) {  // three or four (JIS X 0212 and 0213's plane 2, EUC_TW)
+          fw += write_code(ob + fw, d.wide_codes[code - kWideCodeFirst]);
+        } else {
+          break;  // none: GB18030's four-byte runs, or no code
+        }
         fi += 3;
       }
       i = fi;
@@ -697,40 +753,6 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
   }
   finish(r, i, o);
   return r;
-}
-
-// The distinct second code points of an encoding's pairs (U+0300, U+0301,
-// U+02E5, U+02E9, U+309A in both encodings that have pairs) and a mask of
-// their low 6 bits, worked out once per encoding: doing it on every call was
-// most of an 8-byte encode's time (perf).
-struct Seconds {
-  std::uint32_t cp[32];
-  std::size_t count = 0;
-  std::uint64_t bits = 0;
-  bool fits = true;  // false: more than 32, which encode_prefix is not for
-};
-
-const Seconds& seconds_of(Encoding e) noexcept {
-  static const auto all = [] {
-    std::array<Seconds, encoding_count> a{};
-    for (int k = 0; k < encoding_count; ++k) {
-      const MultibyteDense* d = codec_row(static_cast<Encoding>(k)).tables.multibyte;
-      if (!d) continue;
-      Seconds& s = a[static_cast<std::size_t>(k)];
-      for (std::uint32_t p = 0; p < d->pair_count && s.fits; ++p) {
-        const std::uint32_t cp2 = d->pairs[p].cp2;
-        if (std::find(s.cp, s.cp + s.count, cp2) != s.cp + s.count) continue;
-        if (s.count == std::size(s.cp)) {
-          s.fits = false;
-          break;
-        }
-        s.cp[s.count++] = cp2;
-        s.bits |= std::uint64_t{1} << (cp2 & 63u);
-      }
-    }
-    return a;
-  }();
-  return all[static_cast<std::size_t>(to_int(e))];
 }
 
 // The page entry (CodePages) of every code point below U+10000, one array of
