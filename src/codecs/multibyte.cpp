@@ -645,13 +645,13 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
       // ASCII, and three-byte UTF-8 characters, all of CJK, whose code
       // point has a code in the pages (of two bytes as a rule; one, three
       // or four too, as the units' fast path below takes them). ASCII is
-      // never part of a combined character. In an
-      // encoding with combined characters (EUC_JIS_2004, SHIFT_JIS_2004) a
-      // three-byte one is taken here only where the lookahead below cannot
-      // matter: it is the last, or the next is ASCII other than NUL, or a
-      // valid three-byte character that is no pair's second (`sec`: of
-      // those, U+309A has three bytes). Leaving this loop at every
-      // non-ASCII character made their encode 4.5 times SJIS's time.
+      // never part of a combined character. In an encoding with combined
+      // characters (EUC_JIS_2004, SHIFT_JIS_2004) a three-byte one is taken
+      // here only where the lookahead below cannot matter: it is the last,
+      // or the next is ASCII other than NUL, or a valid three-byte
+      // character that is no pair's second (`sec`: of those, U+309A has
+      // three bytes). Leaving this loop at every non-ASCII character made
+      // their encode 4.5 times SJIS's time.
       const CodePages pages{d.page_of, d.page_count, d.pages};
       char* const ob = o.buf.data();
       const std::size_t cap = o.buf.size();

@@ -16,14 +16,6 @@ namespace pgcodec::detail {
 
 namespace {
 
-// Both loops keep everything they use in locals: a store through `char*`
-// may alias anything, so a table reached through a member would be reloaded
-// after every byte written.
-//
-// One decoder for UTF-8 (decode) and code units (decode_units), through the
-// sink S (codecs/sinks.hpp). UTF-8 output copies each mapped byte's UTF-8
-// from the table and takes 64-byte blocks through the kernel; code units
-// read the code point off that UTF-8.
 // decode_to's rounds through code units into UTF-8 (see there): a round's
 // bytes at most (the UCS-2 buffer on the stack), and the bytes after a stop
 // that go byte by byte before the next round (a round costs the kernel's
@@ -34,8 +26,8 @@ constexpr std::size_t kUnitsChunk = 512, kUnitsRetry = 16, kUnitsLeast = 128;
 // One round: m bytes at most (m <= kUnitsChunk, and room for 3 * m bytes
 // at o + w) to UCS-2 on the stack, those to UTF-8 at o + w; returns the
 // bytes converted (fewer than m: a NUL or unmapped byte follows) and adds
-// what it stored to w. Out of line: its buffer in decode_to's frame made
-// a short text's byte loop 10-15 ns slower (40 and 100 bytes of WIN1252).
+// what it stored to w. Out of line, so that decode_to's byte loop keeps
+// its frame without the 1 KiB buffer.
 [[gnu::noinline]] std::size_t units_round(kernels::SingleByteUnitsFn units, kernels::Units16ToUtf8Fn units_to_utf8,
                                           const char16_t* code_point, const unsigned char* p, std::size_t m,
                                           char* o, std::size_t& w) noexcept {
@@ -48,6 +40,14 @@ constexpr std::size_t kUnitsChunk = 512, kUnitsRetry = 16, kUnitsLeast = 128;
   return got;
 }
 
+// Both loops keep everything they use in locals: a store through `char*`
+// may alias anything, so a table reached through a member would be reloaded
+// after every byte written.
+//
+// One decoder for UTF-8 (decode) and code units (decode_units), through the
+// sink S (codecs/sinks.hpp). UTF-8 output copies each mapped byte's UTF-8
+// from the table and takes 64-byte blocks through the kernel; code units
+// read the code point off that UTF-8.
 template <class S>
 Result decode_to(const CodecRow& row, std::string_view in, S sink, typename S::Unit* const o,
                  const std::size_t cap, ErrorMode mode, const kernels::Kernel& k) noexcept {
@@ -80,8 +80,8 @@ Result decode_to(const CodecRow& row, std::string_view in, S sink, typename S::U
     const kernels::Units16ToUtf8Fn units_to_utf8 = k.units16_to_utf8;
     // Where the next block or round may start: never again once too few
     // bytes or too little room are left (both only shrink). One comparison
-    // a byte in the loop below (a second, for the rounds, cost 40 and 100
-    // bytes of WIN1252 7-10 ns more).
+    // a byte in the loop below (a second, for the rounds, cost 40 bytes of
+    // WIN1252 12 ns more).
     constexpr std::size_t kNever = SIZE_MAX;
     std::size_t next_fast = (blocks && n >= 64) || (units && units_to_utf8 && n >= kUnitsLeast) ? 0 : kNever;
     while (i < n) {
