@@ -22,6 +22,8 @@ namespace {
 // set-up, about 20 ns: Replace mode on text dense with unmapped bytes would
 // pay it for every one).
 constexpr std::size_t kUnitsChunk = 512, kUnitsRetry = 16, kUnitsLeast = 128;
+// The fewest bytes decode_to hands the units kernel when decoding to code units.
+constexpr std::size_t kUnitsKernelLeast = 24;
 
 // One round: m bytes at most (m <= kUnitsChunk, and room for 3 * m bytes
 // at o + w) to UCS-2 on the stack, those to UTF-8 at o + w; returns the
@@ -164,7 +166,11 @@ Result decode_to(const CodecRow& row, std::string_view in, S sink, typename S::U
         // Every code point here is one unit in any form (all are <= U+FFFF).
         const std::size_t m = std::min(n - i, cap - w);
         // The kernel stops where the loop below would, which then stops too.
-        std::size_t j = units_kernel ? units_kernel(table_cp, p + i, m, o + w, sizeof(typename S::Unit), limit) : 0;
+        // (Below kUnitsKernelLeast bytes the loop alone: the kernel's set-up
+        // of its tables is about 20 ns, the loop's byte about 1.)
+        std::size_t j = units_kernel && m >= kUnitsKernelLeast
+                            ? units_kernel(table_cp, p + i, m, o + w, sizeof(typename S::Unit), limit)
+                            : 0;
         for (; j < m; ++j) {
           const std::uint32_t cp = table_cp[p[i + j]];
           if (cp - 1u >= limit) break;  // NUL, unmapped (0), or above the limit
