@@ -273,6 +273,11 @@ ByteScan scan_bytes(const unsigned char* p, std::size_t n) {
   return {(bits & kHigh) == 0, (zero & kHigh) != 0};
 }
 
+// The kind a str of valid UTF-8 needs when its largest byte is `top`:
+// below 0x80 ASCII, below 0xC4 (leads C2 and C3 only) Latin-1, below 0xF0
+// (no four-byte lead) UCS-2, else UCS-4.
+Py_UCS4 level_of_top(unsigned top) { return top < 0x80 ? 0x7Fu : top < 0xC4 ? 0xFFu : top < 0xF0 ? 0xFFFFu : 0x10FFFFu; }
+
 // The kind a str of n bytes of UTF-8 needs, read off the bytes: its widest
 // character is at most U+007F, U+00FF, U+FFFF or U+10FFFF as the largest
 // byte is below 0x80, below 0xC4 (leads C2 and C3 only), below 0xF0, or
@@ -299,7 +304,7 @@ Py_UCS4 utf8_level(const unsigned char* p, std::size_t n) {
   for (const unsigned char b : lanes) top = std::max<unsigned>(top, b);
 #endif
   for (; i < n; ++i) top = std::max<unsigned>(top, p[i]);
-  return top < 0x80 ? 0x7Fu : top < 0xC4 ? 0xFFu : top < 0xF0 ? 0xFFFFu : 0x10FFFFu;
+  return level_of_top(top);
 }
 
 // The length and kind of the str that n bytes of valid UTF-8 decode to:
@@ -343,7 +348,7 @@ Utf8Shape utf8_shape(const unsigned char* p, std::size_t n) {
     top = std::max<unsigned>(top, p[i]);
     continuation += (p[i] & 0xC0u) == 0x80u;
   }
-  return {n - continuation, top < 0x80 ? 0x7Fu : top < 0xC4 ? 0xFFu : top < 0xF0 ? 0xFFFFu : 0x10FFFFu};
+  return {n - continuation, level_of_top(top)};
 }
 
 // A kind at least as wide as a str of n bytes of GB18030 needs: U+10FFFF
