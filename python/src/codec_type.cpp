@@ -196,7 +196,7 @@ PyObject* codec_encode(PyObject* self_obj, PyObject* const* args, Py_ssize_t nar
       if (!bytes) return nullptr;
       // One byte a character: the room cannot run out (a NUL is an error).
       const Result r = encode_into(*self->codec, {p, n, UnitForm::Latin1}, PyBytes_AS_STRING(bytes), n,
-                                   ErrorMode::Strict);
+                                   ErrorMode::Strict, true, kReleaseGilCopy);
       if (r.ok() && r.written == n) return bytes;
       Py_DECREF(bytes);  // a NUL: the general path below reports or handles it
     }

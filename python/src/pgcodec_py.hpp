@@ -18,6 +18,15 @@
 
 namespace pgcodec::python {
 
+// From this many input bytes a conversion releases the GIL (below it the
+// release and reacquisition would cost more than other threads gain): 64
+// KiB is 13 us and more of table decoding (0.2 ns a byte and up).
+inline constexpr std::size_t kReleaseGil = 64 * 1024;
+// The same for a copy (ASCII, or LATIN1 to or from Latin-1 units), which
+// runs at about 30 GB/s: 256 KiB is 8 us. Released from 64 KiB, the
+// release cost a 64 KiB LATIN1 decode 50-90 ns of its 1.9 us.
+inline constexpr std::size_t kReleaseGilCopy = 256 * 1024;
+
 // One per encoding, made on first lookup and kept for the life of the
 // interpreter (lookup() returns the same object every time).
 struct CodecObject {
@@ -101,12 +110,13 @@ std::size_t utf8_offset(const UnitText& t, std::size_t at);
 // Output bytes that always suffice to encode the text (SIZE_MAX: more than
 // memory holds).
 std::size_t encode_bound(const Codec& c, const UnitText& t);
-// encode_units, releasing the GIL for large text. Status::OutputFull (a
-// fault: the bound is the library's) comes with SystemError set.
-// final == false: a chunk of a longer text (what the next could change is
-// held back: consumed < t.length with Status::Ok).
+// encode_units, releasing the GIL from `release_from` units (kReleaseGil,
+// or kReleaseGilCopy for a copy). Status::OutputFull (a fault: the bound is
+// the library's) comes with SystemError set. final == false: a chunk of a
+// longer text (what the next could change is held back: consumed <
+// t.length with Status::Ok).
 Result encode_into(const Codec& c, const UnitText& t, char* out, std::size_t cap, ErrorMode mode,
-                   bool final = true);
+                   bool final = true, std::size_t release_from = kReleaseGil);
 // Asks the kernel for huge pages (2 MiB, Linux's transparent huge pages
 // where they are on "madvise") for the part of a new str's or bytes' data of
 // `bytes` bytes that covers whole huge pages, before anything is written
@@ -222,8 +232,5 @@ class Utf8Text {
   std::string_view view_;
 };
 
-// Above this many input bytes a conversion releases the GIL (below it the
-// release and reacquisition would cost more than other threads gain).
-inline constexpr std::size_t kReleaseGil = 64 * 1024;
 
 }  // namespace pgcodec::python

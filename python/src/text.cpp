@@ -927,7 +927,7 @@ Result decode_str_general(const Codec& c, std::string_view in, ErrorMode mode, b
     const Py_UCS4 maxchar = ascii ? 0x7F : 0xFF;
     str = new_str(n, maxchar);
     if (!str) return Result{};
-    if (n < kReleaseGil) return decode_whole(c, in, mode, final, str, maxchar);
+    if (n < kReleaseGilCopy) return decode_whole(c, in, mode, final, str, maxchar);
     return decode_rest(c, in, mode, final, str, 0, 0);
   }
   return decode_by_script(c, in, mode, final, str);
@@ -1029,9 +1029,10 @@ Result encode_without_gil(const Codec& c, const UnitText& t, char* out, std::siz
 }
 }  // namespace
 
-Result encode_into(const Codec& c, const UnitText& t, char* out, std::size_t cap, ErrorMode mode, bool final) {
+Result encode_into(const Codec& c, const UnitText& t, char* out, std::size_t cap, ErrorMode mode, bool final,
+                   std::size_t release_from) {
   // Initialised from the call, not assigned (see decode_small).
-  const Result r = t.length < kReleaseGil ? c.encode_units(t, std::span<char>(out, cap), mode, final)
+  const Result r = t.length < release_from ? c.encode_units(t, std::span<char>(out, cap), mode, final)
                                           : encode_without_gil(c, t, out, cap, mode, final);
   if (r.status == Status::OutputFull) {
     // encode_bound gave the room the library promises: never truncate quietly.
