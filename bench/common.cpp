@@ -395,15 +395,7 @@ std::size_t char_boundary(Encoding e, std::string_view bytes, std::size_t size) 
 std::string encoded_to_size(Encoding e, std::string_view text, std::size_t size) {
   // Every character's encoding is at least a third of its UTF-8 (a 3-byte
   // character in a single-byte encoding): three times the size is enough.
-  std::string bytes = pg_convert(Dir::Encode, e, repeat_to(text, 3 * size + 8));
-  bytes.resize(char_boundary(e, bytes, size));
-  // SQL_ASCII's characters are bytes, yet it checks UTF-8 after all: a cut
-  // through a UTF-8 sequence fails; shorten to where it does not.
-  const pgcodec::Codec& c = pgcodec::codec(e);
-  std::vector<char> out(out_size(bytes.size()));
-  while (!bytes.empty() && !c.decode(bytes, out).ok())
-    bytes.resize(char_boundary(e, bytes, bytes.size() - 1));
-  return bytes;
+  return rotation(Dir::Decode, e, repeat_to(text, 3 * size + 8), size, 0, 1).inputs.front();
 }
 
 std::vector<std::string> icu_names(Encoding e) {
@@ -495,6 +487,106 @@ std::size_t Icu::operator()(std::string_view in, std::span<char> out) const noex
                  nullptr, nullptr, nullptr, nullptr, true, true, &err);
   if (U_FAILURE(err) || source != in.data() + in.size()) return kFailed;
   return static_cast<std::size_t>(target - out.data());
+}
+
+IcuTwoStep::IcuTwoStep(Dir d, const char* name) noexcept : dir_(d), cnv_(icu_open(name)) {}
+IcuTwoStep::~IcuTwoStep() {
+  if (cnv_) ucnv_close(cnv_);
+}
+
+std::size_t IcuTwoStep::operator()(std::string_view in, std::span<char> out) const noexcept {
+  // One UTF-16 unit per input byte is enough both ways (a byte of the
+  // encoding is at most one character, a UTF-8 byte at most one unit); kept
+  // between calls, grown outside the timed loop (the first call of a size).
+  if (u16_.size() < in.size() + 1) u16_.resize(in.size() + 1);
+  const auto cap = static_cast<std::int32_t>(u16_.size());
+  UErrorCode err = U_ZERO_ERROR;
+  std::int32_t units = 0;
+  std::int32_t len = 0;
+  if (dir_ == Dir::Decode) {
+    units = ucnv_toUChars(cnv_, u16_.data(), cap, in.data(), static_cast<std::int32_t>(in.size()), &err);
+    if (U_FAILURE(err)) return kFailed;
+    u_strToUTF8(out.data(), static_cast<std::int32_t>(out.size()), &len, u16_.data(), units, &err);
+  } else {
+    u_strFromUTF8(u16_.data(), cap, &units, in.data(), static_cast<std::int32_t>(in.size()), &err);
+    if (U_FAILURE(err)) return kFailed;
+    len = ucnv_fromUChars(cnv_, out.data(), static_cast<std::int32_t>(out.size()), u16_.data(), units, &err);
+  }
+  // (A string that just fills `out` is reported as not terminated: not a failure.)
+  if (U_FAILURE(err)) return kFailed;
+  return static_cast<std::size_t>(len);
+}
+
+// ---------------------------------------------------------------------------
+
+std::string shuffled(std::string_view utf8, std::size_t bytes, std::uint64_t seed) {
+  const std::vector<char32_t> cps = code_points(utf8);
+  const auto spaces = static_cast<std::size_t>(std::count(cps.begin(), cps.end(), U' '));
+  const bool spaced = spaces * 20 >= cps.size();  // one space in 20 characters or more
+  std::mt19937_64 rng(seed);
+  std::vector<std::string> words;
+  std::string w;
+  std::uniform_int_distribution<int> run(1, 4);
+  int left = run(rng);
+  for (const char32_t cp : cps) {
+    const bool gap = cp == U' ' || cp == U'\n';
+    if (!gap) append_utf8(w, cp);
+    if ((spaced && gap) || (!spaced && (gap || --left == 0))) {
+      if (!w.empty()) words.push_back(std::move(w));
+      w.clear();
+      left = run(rng);
+    }
+  }
+  if (!w.empty()) words.push_back(std::move(w));
+  if (words.empty()) throw std::runtime_error("shuffled: no words");
+  std::uniform_int_distribution<std::size_t> pick(0, words.size() - 1);
+  std::string out;
+  while (out.size() < bytes) {
+    if (spaced && !out.empty()) out += ' ';
+    out += words[pick(rng)];
+  }
+  return out;
+}
+
+std::size_t Rotation::largest_input() const noexcept {
+  std::size_t m = 0;
+  for (const std::string& s : inputs) m = std::max(m, s.size());
+  return m;
+}
+
+std::size_t Rotation::input_bytes() const noexcept {
+  std::size_t n = 0;
+  for (const std::string& s : inputs) n += s.size();
+  return n;
+}
+
+Rotation rotation(Dir d, Encoding e, std::string_view text, std::size_t size, std::size_t total,
+                  std::size_t least) {
+  const std::string bytes = pg_convert(Dir::Encode, e, text);
+  const std::size_t want = std::max(least, total / size);
+  const pgcodec::Codec& c = pgcodec::codec(e);
+  std::vector<char> out(out_size(size));
+  Rotation r;
+  std::string_view rest = bytes;
+  while (r.inputs.size() < want && !rest.empty()) {
+    std::size_t n = char_boundary(e, rest, size);
+    // SQL_ASCII's characters are bytes, yet it checks UTF-8 after all: a
+    // cut through a UTF-8 sequence fails; shorten to where it does not.
+    while (n > 0 && !c.decode(rest.substr(0, n), out).ok()) n = char_boundary(e, rest, n - 1);
+    if (n == 0) break;
+    std::string piece(rest.substr(0, n));
+    rest.remove_prefix(n);
+    std::string utf8 = pg_convert(Dir::Decode, e, piece);
+    if (d == Dir::Decode) {
+      r.inputs.push_back(std::move(piece));
+      r.expected.push_back(std::move(utf8));
+    } else {
+      r.inputs.push_back(std::move(utf8));
+      r.expected.push_back(std::move(piece));
+    }
+  }
+  if (r.inputs.empty()) throw std::runtime_error("rotation: no input of " + std::to_string(size) + " bytes");
+  return r;
 }
 
 }  // namespace pgbench

@@ -74,6 +74,30 @@ std::size_t char_boundary(Encoding e, std::string_view bytes, std::size_t size);
 // UTF-8 `text` encoded in `e`, repeated and cut to at most `size` bytes.
 std::string encoded_to_size(Encoding e, std::string_view text, std::size_t size);
 
+// Text that is not one paragraph repeated: about `bytes` bytes of UTF-8 made
+// of `utf8`'s words drawn at random (seeded), joined by spaces; a text
+// without spaces (Chinese, Japanese) is cut into runs of 1-4 characters,
+// joined by nothing. The words keep their punctuation and digits.
+std::string shuffled(std::string_view utf8, std::size_t bytes, std::uint64_t seed);
+
+// Distinct inputs of one size, each call of a timed loop taking the next: a
+// converter run on the same input again and again has its branches learnt
+// by the CPU's predictor (on 64 KB, up to twice as fast as on text it has
+// not seen; a driver never converts the same value twice in a row).
+// `expected` is pgcodec's output for each input.
+struct Rotation {
+  std::vector<std::string> inputs, expected;
+  std::size_t largest_input() const noexcept;
+  std::size_t input_bytes() const noexcept;
+};
+// UTF-8 `text` encoded in `e` and cut, from its start, into consecutive
+// pieces of at most `size` bytes ending at character boundaries: as many
+// as make about `total` bytes (at least `least`), or as the text has.
+// Decode: the pieces are the inputs; encode: their UTF-8 is. Throws
+// std::runtime_error if the text yields no piece.
+Rotation rotation(Dir d, Encoding e, std::string_view text, std::size_t size, std::size_t total,
+                  std::size_t least = 2);
+
 // ---------------------------------------------------------------------------
 // Peers' names. ICU's come from harness/oracle's reference names first, then
 // the bench's further candidates; glibc's from the bench's own table. The
@@ -116,6 +140,25 @@ class Icu {
   UConverter* from_;
 };
 
+// ICU's other path, through a UTF-16 buffer of its own: ucnv_toUChars then
+// u_strToUTF8 (decode), u_strFromUTF8 then ucnv_fromUChars (encode). Often
+// faster than ucnv_convertEx's pivoting (WIN874 decode twice as fast), so
+// the ICU figure is the faster of the two.
+class IcuTwoStep {
+ public:
+  IcuTwoStep(Dir d, const char* name) noexcept;
+  ~IcuTwoStep();
+  IcuTwoStep(const IcuTwoStep&) = delete;
+  IcuTwoStep& operator=(const IcuTwoStep&) = delete;
+  bool ok() const noexcept { return cnv_ != nullptr; }
+  std::size_t operator()(std::string_view in, std::span<char> out) const noexcept;
+
+ private:
+  Dir dir_;
+  UConverter* cnv_;
+  mutable std::vector<UChar> u16_;
+};
+
 // The ICU and iconv names for converting `e` in direction `d`, as
 // {to, from}.
 struct Pair {
@@ -152,62 +195,72 @@ inline void set_allocs(benchmark::State& state, std::uint64_t before) {
       state.iterations() ? static_cast<double>(n) / static_cast<double>(state.iterations()) : 0.0;
 }
 
-template <class Conv>
-void run(benchmark::State& state, std::string_view in, std::string_view expected,
-         std::span<char> out, Conv&& conv) {
-  const std::size_t w = conv(in, out);
-  if (w == kFailed) {
-    state.SkipWithError("conversion failed");
-    return;
-  }
-  if (std::string_view(out.data(), w) != expected) {
-    state.SkipWithError("output differs from pgcodec's");
-    return;
-  }
-  const std::uint64_t before = allocations();
-  for (auto _ : state) {
-    const char* p = in.data();
-    opaque(p);
-    std::size_t n = conv(std::string_view(p, in.size()), out);
-    keep(n);
-  }
-  set_allocs(state, before);
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
-                          static_cast<std::int64_t>(in.size()));
-}
-
 // Where `theirs` first differs from `ours` (pgcodec's output), for a skip
 // reason: "at output byte 12: pgcodec e3 80 9c, peer ef bd 9e".
 std::string describe_difference(std::string_view ours, std::string_view theirs);
 
+// Why `conv` cannot be timed on `r` (it fails, or its output differs from
+// pgcodec's on some input), or "" if it can.
+template <class Conv>
+std::string unequal_work(const Rotation& r, std::span<char> out, Conv& conv) {
+  for (std::size_t i = 0; i < r.inputs.size(); ++i) {
+    const std::size_t w = conv(std::string_view(r.inputs[i]), out);
+    const std::string at = r.inputs.size() > 1 ? " on input " + std::to_string(i) : "";
+    if (w == kFailed) return "conversion failed" + at;
+    if (std::string_view(out.data(), w) != r.expected[i])
+      return "output differs" + at + " " + describe_difference(r.expected[i], std::string_view(out.data(), w));
+  }
+  return {};
+}
+
+// Times `conv` over the rotation, one input a call, round and round.
+template <class Conv>
+void run(benchmark::State& state, const Rotation& r, std::span<char> out, Conv&& conv) {
+  if (const std::string why = unequal_work(r, out, conv); !why.empty()) {
+    state.SkipWithError(why.c_str());
+    return;
+  }
+  const std::vector<std::string_view> inputs(r.inputs.begin(), r.inputs.end());
+  std::size_t i = 0;
+  std::int64_t bytes = 0;
+  const std::uint64_t before = allocations();
+  for (auto _ : state) {
+    const std::string_view in = inputs[i];
+    const char* p = in.data();
+    opaque(p);
+    std::size_t n = conv(std::string_view(p, in.size()), out);
+    keep(n);
+    bytes += static_cast<std::int64_t>(in.size());
+    if (++i == inputs.size()) i = 0;
+  }
+  set_allocs(state, before);
+  state.SetBytesProcessed(bytes);
+}
+
+// run() on one input.
+template <class Conv>
+void run(benchmark::State& state, std::string_view in, std::string_view expected, std::span<char> out,
+         Conv&& conv) {
+  run(state, Rotation{{std::string(in)}, {std::string(expected)}}, out, conv);
+}
+
 // As run(), for a peer with several candidate names: `make(name)` returns a
-// converter (an Iconv or Icu); the first that is ok() and produces `expected`
-// is timed and its name becomes the label.
+// converter (an Iconv, Icu, ...); the first that is ok() and produces
+// pgcodec's output for every input is timed and its name becomes the label.
 template <class Make>
-void run_first_matching(benchmark::State& state, const std::vector<std::string>& names,
-                        std::string_view in, std::string_view expected, std::span<char> out,
-                        Make&& make) {
+void run_first_matching(benchmark::State& state, const std::vector<std::string>& names, const Rotation& r,
+                        std::span<char> out, Make&& make) {
   std::string why;  // every candidate's reason, in order
-  auto note = [&why](const std::string& s) { why += (why.empty() ? "" : "; ") + s; };
   for (const std::string& n : names) {
     auto conv = make(n);
-    if (!conv->ok()) {
-      note(n + ": does not open");
-      continue;
-    }
-    const std::size_t w = (*conv)(in, out);
-    if (w == kFailed) {
-      note(n + ": conversion fails");
-      continue;
-    }
-    if (std::string_view(out.data(), w) != expected) {
-      note(n + ": output differs " + describe_difference(expected, std::string_view(out.data(), w)));
+    auto call = [&conv](std::string_view i, std::span<char> o) { return (*conv)(i, o); };
+    const std::string no = conv->ok() ? unequal_work(r, out, call) : "does not open";
+    if (!no.empty()) {
+      why += (why.empty() ? "" : "; ") + n + ": " + no;
       continue;
     }
     state.SetLabel(n);
-    run(state, in, expected, out, [&conv](std::string_view i, std::span<char> o) {
-      return (*conv)(i, o);
-    });
+    run(state, r, out, call);
     return;
   }
   if (why.empty()) why = "no converter for this encoding";

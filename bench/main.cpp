@@ -47,6 +47,11 @@ int main(int argc, char** argv) {
 #else
   benchmark::AddCustomContext("simdutf", "absent");
 #endif
+#ifdef PGCODEC_BENCH_ENCODING_RS_VERSION
+  benchmark::AddCustomContext("encoding_rs", PGCODEC_BENCH_ENCODING_RS_VERSION);
+#else
+  benchmark::AddCustomContext("encoding_rs", "absent");
+#endif
   try {
     pgbench::register_codec_benchmarks();
     pgbench::register_seed_benchmarks();

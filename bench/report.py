@@ -36,6 +36,18 @@ GOAL_CPYTHON = 1.0
 GOAL_FIXED_NS = 10.0
 GOAL_FIND_NS = 30.0
 GOAL_FIRST_US = 10.0  # first decode + first encode, our reading of "no first-use cost"
+# Issue 26's goals.
+GOAL_JIS2004_ICONV = 2.0
+GOAL_SINGLE_BYTE = 3.0
+GOAL_ENCODING_RS = 1.2
+GOAL_GB4_ICONV = 1.5
+GOAL_CJK_ENCODE_ICU = 1.5
+
+# PostgreSQL's single-byte encodings with a table (SQL_ASCII has none).
+SINGLE_BYTE = ["LATIN1", "LATIN2", "LATIN3", "LATIN4", "LATIN5", "LATIN6", "LATIN7", "LATIN8", "LATIN9", "LATIN10",
+               "WIN1250", "WIN1251", "WIN1252", "WIN1253", "WIN1254", "WIN1255", "WIN1256", "WIN1257", "WIN1258",
+               "WIN866", "WIN874", "KOI8R", "KOI8U", "ISO_8859_5", "ISO_8859_6", "ISO_8859_7", "ISO_8859_8"]
+NATIVE_SIZES = ["8B", "100B", "16KiB", "64KiB"]
 
 
 def load_bench(path):
@@ -138,6 +150,11 @@ class Report:
         a, b = self.t(peer), self.t(pg)
         return a / b if a and b else None
 
+    def best(self, base, impls):
+        """The fastest of impls at base (name, time), or (None, None)."""
+        timed = [(self.t(base + i), i) for i in impls if self.t(base + i)]
+        return (min(timed)[1], min(timed)[0]) if timed else (None, None)
+
     def table(self, header, rows):
         self.out("| " + " | ".join(header) + " |")
         self.out("|" + "|".join("---" for _ in header) + "|")
@@ -161,7 +178,8 @@ def section_native(rep, text, goal):
     rep.out(f"## {'Goal: ' if goal else ''}every encoding, both directions, {title} (16 KiB)")
     rep.out()
     if goal:
-        rep.out(f"Ratio = the faster of ICU and iconv producing pgcodec's exact output ÷ pgcodec; goal ≥ {GOAL_NATIVE:g}×. "
+        rep.out(f"Ratio = the faster of ICU (the faster of its two paths, ucnv_convertEx and through UTF-16) and iconv "
+                f"producing pgcodec's exact output ÷ pgcodec; goal ≥ {GOAL_NATIVE:g}×. "
                 "A peer whose output differs (or that has no converter) is not timed; the reason is listed.")
     else:
         rep.out("The same comparison on code points drawn uniformly from each encoding's BMP repertoire; no goal, for reading beside the native table.")
@@ -178,9 +196,11 @@ def section_native(rep, text, goal):
         for d in ("decode", "encode"):
             base = f"codec/{d}/{e}/{text}/16KiB/"
             pg = base + "pgcodec"
-            r_icu, r_iconv = rep.ratio(base + "icu", pg), rep.ratio(base + "iconv", pg)
-            for peer, r in (("icu", r_icu), ("iconv", r_iconv)):
-                if r is None and rep.why(base + peer):
+            icu_impl, icu_t = rep.best(base, ["icu", "icu2"])
+            r_icu = icu_t / rep.t(pg) if icu_t and rep.t(pg) else None
+            r_iconv = rep.ratio(base + "iconv", pg)
+            for peer in ("icu", "icu2", "iconv"):
+                if rep.t(base + peer) is None and rep.why(base + peer):
                     skipped.append((f"{d} {e}", peer, rep.why(base + peer)))
             best = min([r for r in (r_icu, r_iconv) if r is not None], default=None)
             pg_r = rep.runs.get(pg)
@@ -380,13 +400,7 @@ def section_seed(rep):
         rep.out()
 
 
-def section_kernels(rep, active, kernel_runs):
-    rep.out("## pgcodec per kernel")
-    rep.out()
-    if not kernel_runs:
-        rep.out(f"Only the default kernel ({active}) ran: this CPU or build offers no other.")
-        rep.out()
-        return
+def load_kernel_runs(kernel_runs):
     others = []
     for spec in kernel_runs:
         name, _, path = spec.partition("=")
@@ -395,6 +409,16 @@ def section_kernels(rep, active, kernel_runs):
         except (OSError, ValueError, KeyError):
             runs = {}
         others.append((name, runs))
+    return others
+
+
+def section_kernels(rep, active, others):
+    rep.out("## pgcodec per kernel")
+    rep.out()
+    if not others:
+        rep.out(f"Only the default kernel ({active}) ran: this CPU or build offers no other.")
+        rep.out()
+        return
     rep.out(f"pgcodec's own rows again with PGCODEC_FORCE_IMPL=<kernel>, same build, same inputs; ratio = that "
             f"kernel's time ÷ the default kernel's ({active}), > 1 means the default is faster.")
     rep.out()
@@ -412,24 +436,114 @@ def section_kernels(rep, active, kernel_runs):
     rep.table(hdr, rows)
 
 
+def goal_grid(rep, title, threshold, cells, cols, peers, pg_runs=None):
+    """One goal as a table: a row per (encoding, direction) of `cells`, a
+    column per (text, size) of `cols`; ratio = the fastest of `peers` ÷
+    pgcodec (from pg_runs, another kernel's run, if given). Records the goal
+    and returns nothing."""
+    pg_runs = pg_runs if pg_runs is not None else rep.runs
+    rows, passed, total, worst, untimed = [], 0, 0, None, []
+    for e, d in cells:
+        row = [e, d]
+        for t, z in cols:
+            base = f"codec/{d}/{e}/{t}/{z}/"
+            pg = pg_runs.get(base + "pgcodec")
+            impl, peer_t = rep.best(base, peers)
+            if not pg or peer_t is None:
+                row.append("-")
+                if pg:
+                    untimed.append(f"{d} {e} {t} {z}: " + "; ".join(f"{p}: {rep.why(base + p)}" for p in peers))
+                continue
+            r = peer_t / pg["cpu_ns"]
+            total += 1
+            ok = r >= threshold
+            passed += ok
+            worst = r if worst is None else min(worst, r)
+            row.append(f"{r:.2f}x {impl}" + ("" if ok else " **MISS**"))
+        rows.append(row)
+    rep.out(f"### {title}: {passed} of {total} ≥ {threshold:g}×, worst {fmt_ratio(worst)}")
+    rep.out()
+    rep.table(["encoding", "direction"] + [f"{t} {z}" for t, z in cols], rows)
+    if untimed:
+        rep.out("No peer timed (the reasons):")
+        rep.out()
+        for u in untimed:
+            rep.out(f"- {u}")
+        rep.out()
+    rep.goals.append((title, f"≥ {threshold:g}×", f"worst {fmt_ratio(worst)}", passed, total,
+                      total > 0 and passed == total))
+
+
+def section_issue26(rep, active, others, popcount):
+    rep.out("## Goals of issue 26: against each peer's fastest path")
+    rep.out()
+    rep.out("Ratio = the peer's time ÷ pgcodec's, each cell naming the peer that was fastest there (icu: "
+            "ucnv_convertEx; icu2: through a UTF-16 buffer; iconv; encoding_rs). Inputs are rotations of distinct "
+            "texts, one a call (bench/codec_bench.cpp): the words of a script's sample drawn at random, or code points "
+            "drawn from the repertoire (random).")
+    rep.out()
+    jis = [(e, "encode") for e in ("EUC_JIS_2004", "SHIFT_JIS_2004")]
+    goal_grid(rep, f"EUC_JIS_2004 / SHIFT_JIS_2004 encode ≥ {GOAL_JIS2004_ICONV:g}× glibc iconv", GOAL_JIS2004_ICONV,
+              jis, [("native", z) for z in NATIVE_SIZES], ["iconv"])
+    sb = [(e, d) for e in SINGLE_BYTE for d in ("decode", "encode")]
+    sb_cols = [("native", z) for z in NATIVE_SIZES] + [("random", "16KiB")]
+    goal_grid(rep, f"single-byte encodings ≥ {GOAL_SINGLE_BYTE:g}× the faster of ICU's paths and iconv "
+              f"(kernel {active})", GOAL_SINGLE_BYTE, sb, sb_cols, ["icu", "icu2", "iconv"])
+    avx2 = dict(others).get("avx2")
+    if active != "avx2" and avx2 is not None:
+        goal_grid(rep, f"single-byte encodings ≥ {GOAL_SINGLE_BYTE:g}× the faster of ICU's paths and iconv "
+                  f"(PGCODEC_FORCE_IMPL=avx2)", GOAL_SINGLE_BYTE, sb, sb_cols, ["icu", "icu2", "iconv"], avx2)
+    elif active != "avx2":
+        rep.out("The AVX2 kernel did not run (this CPU or build has none): the single-byte goal under "
+                "PGCODEC_FORCE_IMPL=avx2 is not measured here.")
+        rep.out()
+    if any(n.endswith("/encoding_rs") for n in list(rep.runs) + list(rep.errors)):
+        goal_grid(rep, f"EUC_KR, UHC, GBK, GB18030 decode ≥ {GOAL_ENCODING_RS:g}× encoding_rs", GOAL_ENCODING_RS,
+                  [(e, "decode") for e in ("EUC_KR", "UHC", "GBK", "GB18030")],
+                  [("native", z) for z in NATIVE_SIZES], ["encoding_rs"])
+    else:
+        rep.out("encoding_rs rows are missing: this build has no encoding_rs (bench/encoding_rs; `ci/setup "
+                "--bench-peers` installs Debian's crate and cargo).")
+        rep.out()
+        rep.goals.append((f"EUC_KR, UHC, GBK, GB18030 decode ≥ {GOAL_ENCODING_RS:g}× encoding_rs", "",
+                          "not measured (no encoding_rs)", 0, 0, False))
+    goal_grid(rep, f"GB18030 four-byte text ≥ {GOAL_GB4_ICONV:g}× glibc iconv, both ways", GOAL_GB4_ICONV,
+              [("GB18030", d) for d in ("decode", "encode")],
+              [(t, z) for t in ("fourbyte", "korean") for z in ("100B", "16KiB")], ["iconv"])
+    goal_grid(rep, f"SJIS, GBK, BIG5, UHC, EUC_KR encode ≥ {GOAL_CJK_ENCODE_ICU:g}× ICU ucnv_convertEx",
+              GOAL_CJK_ENCODE_ICU, [(e, "encode") for e in ("SJIS", "GBK", "BIG5", "UHC", "EUC_KR")],
+              [("native", z) for z in NATIVE_SIZES], ["icu"])
+    if popcount is not None:
+        rep.out(f"Calls of libgcc's `__popcount*` in `objdump -d` of the library: {popcount}.")
+        rep.out()
+        rep.goals.append(("no __popcount call in the library", "0", str(popcount), int(popcount == 0), 1,
+                          popcount == 0))
+    rep.out("UTF-8 of 8 B and 100 B against simdutf + the NUL check: the utf8_validate_copy rows *-8B and *-100B "
+            "of the simdutf goal above.")
+    rep.out()
+
+
 def section_prose(rep):
     rep.out("## Prose in UTF8 and WIN1252 (the former decode_bench cases)")
     rep.out()
-    rep.out("MB/s of input; ratios = peer time ÷ pgcodec (cached) time. icu_utf16 is ucnv_toUChars (UTF-16 output, what an "
-            "ICU application calls).")
+    rep.out("MB/s of input; ratios = peer time ÷ pgcodec (cached) time. ICU via UTF-16 is icu2 (two steps through a "
+            "UTF-16 buffer, to UTF-8); ICU UTF-16 only is ucnv_toUChars alone (UTF-16 output, what an ICU application "
+            "calls). Inputs are rotations of the sample's words drawn at random.")
     rep.out()
     rows = []
     for n in rep.runs:
         if n.startswith("codec/") and n.endswith("/pgcodec"):
             p = n.split("/")
-            if p[3] in ("native", "random"):
+            if p[3] not in ("english", "mixed", "western"):
                 continue
             base = n[: -len("pgcodec")]
             pg = rep.runs[n]
             rows.append([p[1], p[2], p[3], p[4], f"{pg['bps'] / 1e6:.0f}" if pg.get("bps") else "-",
                          fmt_ratio(rep.ratio(base + "pgcodec_by_name", n)), fmt_ratio(rep.ratio(base + "icu", n)),
-                         fmt_ratio(rep.ratio(base + "icu_utf16", n)), fmt_ratio(rep.ratio(base + "iconv", n))])
-    rep.table(["dir", "encoding", "text", "size", "pgcodec MB/s", "÷ by_name", "÷ ICU", "÷ ICU UTF-16", "÷ iconv"], rows)
+                         fmt_ratio(rep.ratio(base + "icu2", n)), fmt_ratio(rep.ratio(base + "icu_utf16", n)),
+                         fmt_ratio(rep.ratio(base + "iconv", n)), fmt_ratio(rep.ratio(base + "encoding_rs", n))])
+    rep.table(["dir", "encoding", "text", "size", "pgcodec MB/s", "÷ by_name", "÷ ICU", "÷ ICU via UTF-16",
+               "÷ ICU UTF-16 only", "÷ iconv", "÷ encoding_rs"], rows)
 
 
 def main():
@@ -442,6 +556,8 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--kernel-run", action="append", default=[], metavar="KERNEL=BENCH.json",
                     help="pgcodec's rows run again under another kernel (PGCODEC_FORCE_IMPL)")
+    ap.add_argument("--popcount-calls", type=int, metavar="N",
+                    help="calls of __popcount* found by objdump -d in the library (ci/bench counts them)")
     ap.add_argument("--keep-python", metavar="OLD.md",
                     help="the report being replaced: its Python section is kept (a missing file has none)")
     a = ap.parse_args()
@@ -470,12 +586,14 @@ def main():
     rep = Report(runs, errors)
     body = Report(runs, errors)
     body.goals = rep.goals
+    others = load_kernel_runs(a.kernel_run)
     section_native(body, "native", True)
     section_simdutf(body, ctx.get("simdutf", "absent"))
+    section_issue26(body, ctx.get("pgcodec_kernel", "?"), others, a.popcount_calls)
     section_cpython(body)
     section_fixed(body, first_call)
     section_seed(body)
-    section_kernels(body, ctx.get("pgcodec_kernel", "?"), a.kernel_run)
+    section_kernels(body, ctx.get("pgcodec_kernel", "?"), others)
     section_native(body, "random", False)
     section_prose(body)
     if errors:
@@ -498,13 +616,13 @@ def main():
     rep.out(f"- Compiler: {a.compiler or 'unknown'}; pgcodec kernel: {ctx.get('pgcodec_kernel', '?')} "
             f"(available: {ctx.get('pgcodec_kernels_available', '?')})")
     rep.out(f"- Peers: ICU {ctx.get('icu', '?')}, glibc iconv {ctx.get('glibc', '?')}, CPython {ctx.get('python', '?').split(' ')[0]}, "
-            f"simdutf {ctx.get('simdutf', 'absent')}")
+            f"simdutf {ctx.get('simdutf', 'absent')}, encoding_rs {ctx.get('encoding_rs', 'absent')}")
     load = ctx.get("load_avg", [])
     load = ", ".join(f"{x:.2f}" for x in load) if isinstance(load, list) else str(load)
     rep.out(f"- Load average at start: {load or '?'} (2 CPUs shared with other work). Times are CPU time per call (median of the repetitions "
             "when there are several); ratio = peer ÷ pgcodec, > 1 means pgcodec is faster.")
     rep.out()
-    rep.out("## Goals (issue 12)")
+    rep.out("## Goals (issues 12 and 26)")
     rep.out()
     rep.table(["goal", "threshold", "figure", "passing", "verdict"],
               [[g, th, fig, f"{p}/{t}", verdict(ok) if t else "not measured"] for g, th, fig, p, t, ok in rep.goals])

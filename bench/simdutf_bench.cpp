@@ -6,7 +6,9 @@
 //       pgcodec's UTF8 decode (validation by PostgreSQL's rules, NUL
 //       rejected, copy) against simdutf::validate_utf8 + memcpy + memchr
 //       for a NUL; text in ascii, english, japanese, russian, random
-//       (U+0001..U+0FFF)
+//       (U+0001..U+0FFF), and english-8B, english-100B, mixed-8B,
+//       mixed-100B: rotations of short strings (common.hpp, Rotation) of
+//       the samples' words drawn at random
 //   simdutf/latin1_to_utf8/<text>/{pgcodec,simdutf}
 //       LATIN1 decode against simdutf::convert_latin1_to_utf8
 //   simdutf/utf8_to_latin1/<text>/{pgcodec,simdutf}
@@ -35,7 +37,7 @@ enum class Op { Utf8, Latin1ToUtf8, Utf8ToLatin1 };
 
 struct Case {
   Op op;
-  std::string input, expected;
+  Rotation rot;
 };
 
 std::deque<Case>& cases() {
@@ -44,24 +46,24 @@ std::deque<Case>& cases() {
 }
 
 void b_pgcodec(benchmark::State& state, const Case* c) {
-  std::vector<char> out(out_size(c->input.size()));
+  std::vector<char> out(out_size(c->rot.largest_input()));
   const pgcodec::Codec& codec =
       pgcodec::codec(c->op == Op::Utf8 ? Encoding::UTF8 : Encoding::LATIN1);
   if (c->op == Op::Utf8ToLatin1)
-    run(state, c->input, c->expected, out, [&codec](std::string_view in, std::span<char> o) {
+    run(state, c->rot, out, [&codec](std::string_view in, std::span<char> o) {
       return written_or_failed(codec.encode(in, o));
     });
   else
-    run(state, c->input, c->expected, out, [&codec](std::string_view in, std::span<char> o) {
+    run(state, c->rot, out, [&codec](std::string_view in, std::span<char> o) {
       return written_or_failed(codec.decode(in, o));
     });
 }
 
 void b_simdutf(benchmark::State& state, const Case* c) {
-  std::vector<char> out(out_size(c->input.size()));
+  std::vector<char> out(out_size(c->rot.largest_input()));
   switch (c->op) {
     case Op::Utf8:
-      run(state, c->input, c->expected, out, [](std::string_view in, std::span<char> o) {
+      run(state, c->rot, out, [](std::string_view in, std::span<char> o) {
         if (!simdutf::validate_utf8(in.data(), in.size())) return kFailed;
         if (std::memchr(in.data(), 0, in.size())) return kFailed;
         std::memcpy(o.data(), in.data(), in.size());
@@ -69,12 +71,12 @@ void b_simdutf(benchmark::State& state, const Case* c) {
       });
       break;
     case Op::Latin1ToUtf8:
-      run(state, c->input, c->expected, out, [](std::string_view in, std::span<char> o) {
+      run(state, c->rot, out, [](std::string_view in, std::span<char> o) {
         return simdutf::convert_latin1_to_utf8(in.data(), in.size(), o.data());
       });
       break;
     case Op::Utf8ToLatin1:
-      run(state, c->input, c->expected, out, [](std::string_view in, std::span<char> o) {
+      run(state, c->rot, out, [](std::string_view in, std::span<char> o) {
         const std::size_t n = simdutf::convert_utf8_to_latin1(in.data(), in.size(), o.data());
         return n == 0 && !in.empty() ? kFailed : n;
       });
@@ -82,17 +84,19 @@ void b_simdutf(benchmark::State& state, const Case* c) {
   }
 }
 
-void add(Op op, const char* op_name, std::string_view text, std::string input) {
-  Case& c = cases().emplace_back();
-  c.op = op;
-  const Dir d = op == Op::Utf8ToLatin1 ? Dir::Encode : Dir::Decode;
-  const Encoding e = op == Op::Utf8 ? Encoding::UTF8 : Encoding::LATIN1;
-  c.expected = pg_convert(d, e, input);
-  c.input = std::move(input);
+void add(Op op, const char* op_name, std::string_view text, Rotation rot) {
+  Case& c = cases().emplace_back(Case{op, std::move(rot)});
   const std::string base =
       std::string("simdutf/") + op_name + "/" + std::string(text) + "/";
   benchmark::RegisterBenchmark((base + "pgcodec").c_str(), b_pgcodec, &c);
   benchmark::RegisterBenchmark((base + "simdutf").c_str(), b_simdutf, &c);
+}
+
+void add(Op op, const char* op_name, std::string_view text, std::string input) {
+  const Dir d = op == Op::Utf8ToLatin1 ? Dir::Encode : Dir::Decode;
+  const Encoding e = op == Op::Utf8 ? Encoding::UTF8 : Encoding::LATIN1;
+  std::string expected = pg_convert(d, e, input);
+  add(op, op_name, text, Rotation{{std::move(input)}, {std::move(expected)}});
 }
 
 // Printable ASCII, uniformly random.
@@ -114,6 +118,10 @@ void register_simdutf_benchmarks() {
       repeat_to(representable(Encoding::KOI8R, sample("cyrillic")), kSize));
   add(Op::Utf8, "utf8_validate_copy", "random",
       repeat_to(random_text(Encoding::UTF8, kSize, 99, 1, 0xFFF), kSize));
+  for (const std::string_view text : {"english", "mixed"})
+    for (const std::size_t size : {std::size_t{8}, std::size_t{100}})
+      add(Op::Utf8, "utf8_validate_copy", std::string(text) + "-" + std::to_string(size) + "B",
+          rotation(Dir::Decode, Encoding::UTF8, shuffled(sample(text), 64 * 1024, 3), size, 0, 2048));
   const struct {
     std::string_view name;
     std::string utf8;
