@@ -70,4 +70,19 @@ TEST(Regression, CheckUnitsTakesAnEmptyInput) {
   }
 }
 
+// decode_fuzzer/f54e78f48c1a5c49 (found by Props.CodeUnitsEqualUtf8 with a
+// fresh seed): EUC_JIS_2004's AB C4 is one character of two code points,
+// U+00E6 U+0300; into Latin-1 units the library rightly stops before it
+// (the second does not fit, and a character is stored whole), while
+// check_units wanted U+00E6 stored first. Now it accepts the stop before a
+// pair whose second code point alone is too wide, and still rejects a
+// stop anywhere else.
+TEST(Regression, CheckUnitsStopsBeforeAPairWhoseSecondIsTooWide) {
+  for (const std::string_view in : {std::string_view("\xAB\xC4"), std::string_view("a\xAB\xC4" "b")}) {
+    const auto r = pgcodec::harness::check_units(pgcodec::codec(Encoding::EUC_JIS_2004), true,
+                                                 pgcodec::ErrorMode::Strict, in, 0);
+    EXPECT_FALSE(r) << *r;
+  }
+}
+
 }  // namespace
