@@ -132,6 +132,17 @@ extern const CodecOps utf8_ops;         // UTF8 and SQL_ASCII
 extern const CodecOps single_byte_ops;  // LATIN1..KOI8U
 extern const CodecOps multibyte_ops;    // the 13 others
 
+// The UTF8 family's fast loop for another family's encoder: decodes a
+// prefix of the UTF-8 [p + i, p + n) into 16-bit units at o + w (cap - w >=
+// n - i: a unit for every byte), with the kernel's ASCII runs and its UTF-8
+// blocks where it has them; takes ASCII other than NUL and the two- and
+// three-byte characters PostgreSQL accepts, never a character that crosses
+// n, and stops before anything else (NUL, a four-byte character, an
+// invalid or cut sequence) or where fewer than three bytes are left.
+// Returns the new i (w updated).
+std::size_t utf8_to_ucs2_prefix(const kernels::Kernel& k, const unsigned char* p, std::size_t i, std::size_t n,
+                                char16_t* o, std::size_t cap, std::size_t& w) noexcept;
+
 // How many of the multibyte family's one-read kernel tables (lazy_table in
 // codecs/multibyte.cpp) this process has built: the tests hold the library
 // to building none for input shorter than 128 bytes (Python's import

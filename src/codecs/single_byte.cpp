@@ -220,6 +220,61 @@ Result decode_units(const CodecRow& row, std::string_view in, const UnitBuffer& 
   });
 }
 
+// encode_units' fast path (and encode()'s rounds): what encode() does for a character,
+// read from code units: ASCII other than NUL as itself, any other code
+// point by its byte in the table. NUL, what has no byte (surrogates
+// included: no table maps them) and a full buffer stop it, for the block
+// path to report or replace.
+//
+// No branch depends on the text: the page is chosen by a select (a page
+// that is not there reads as a page of zeros), ASCII by another, and only
+// a byte of 0 (NUL, no mapping) leaves the loop. With a branch on ASCII,
+// text that mixes a script with spaces and punctuation mispredicted it
+// every few characters: 1.9 ns a character on Cyrillic prose, 1.0 when the
+// branch predictor had learnt the text by heart (perf, bench/python).
+template <class Unit>
+std::size_t encode_prefix(const SingleByteDense& s, const Unit* u, std::size_t i, std::size_t n, char* o,
+                          std::size_t cap, std::size_t& w) noexcept {
+  static constexpr std::uint8_t kNoPage[256] = {};
+  const std::uint8_t* const page_of = s.page_of;
+  const std::uint8_t(*const pages)[256] = s.pages;
+  std::size_t fw = w;
+  const std::size_t stop = i + std::min(n - i, cap - fw);
+  for (; i < stop; ++i) {
+    const std::uint32_t cp = u[i];
+    if constexpr (sizeof(Unit) == 4) {
+      if (cp >= 0x10000) break;  // beyond the BMP: no single-byte encoding has it
+    }
+    const std::uint8_t page = page_of[cp >> 8];
+    const std::uint8_t* const bytes = page ? pages[page - 1u] : kNoPage;
+    const std::uint8_t mapped = bytes[cp & 0xFF];
+    const std::uint8_t byte = cp < 0x80 ? static_cast<std::uint8_t>(cp) : mapped;
+    if (!byte) break;
+    o[fw++] = static_cast<char>(byte);
+  }
+  w = fw;
+  return i;
+}
+
+// encode()'s rounds: where the kernel has the UTF-8 codec's blocks
+// (Kernel::utf8_to_units16) and no block encoder of its own, up to this many
+// bytes of UTF-8 at a time are decoded into 16-bit units on the stack by the
+// UTF8 family's fast loop (utf8_to_ucs2_prefix: ASCII runs, the AVX2 blocks)
+// and the units turned into bytes by encode_prefix's branch-free table
+// loop. Character by character, on text that the branch predictor cannot
+// learn (words drawn at random), every switch between ASCII and a letter
+// of the script was mispredicted: 16 KiB of Central European prose took
+// 52.7 us (ICU 39.2).
+constexpr std::size_t kEncodeRound = 512;
+
+// The UTF-8 length of the first n units (code points U+0001..U+FFFF that
+// are not surrogates, as utf8_to_ucs2_prefix writes them).
+std::size_t utf8_length(const char16_t* u, std::size_t n) noexcept {
+  std::size_t bytes = 0;
+  for (std::size_t j = 0; j < n; ++j) bytes += u[j] < 0x80 ? 1 : u[j] < 0x800 ? 2 : 3;
+  return bytes;
+}
+
 Result encode(const CodecRow& row, std::string_view in, std::span<char> out, ErrorMode mode,
               const kernels::Kernel& k) noexcept {
   const SingleByteDense& s = *row.tables.single_byte;
@@ -229,6 +284,7 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
   char* const o = out.data();
   const std::size_t cap = out.size();
   const kernels::SingleByteEncodeFn blocks = k.single_byte_encode;
+  const bool rounds = !blocks && k.table_shortcuts && k.utf8_to_units16;
   std::size_t i = 0, w = 0, bytewise_until = 0;
   Result r;
   while (i < n) {
@@ -237,6 +293,21 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
       i += blocks(*s.planes, p + i, n - i, o + w, cap - w, made);
       w += made;
       bytewise_until = i + 64;
+      continue;
+    }
+    if (rounds && i >= bytewise_until && n - i >= 64) {
+      const std::size_t from = i, end = i + std::min(n - i, kEncodeRound);
+      char16_t units[kEncodeRound];
+      std::size_t got = 0;
+      const std::size_t next = utf8_to_ucs2_prefix(k, p, i, end, units, kEncodeRound, got);
+      const std::size_t took = encode_prefix(s, units, 0, got, o, cap, w);
+      i = took == got ? next : i + utf8_length(units, took);
+      // Stopped before the round's end (a character without a byte, NUL, a
+      // four-byte or invalid sequence, a full output, the round's last one
+      // or two bytes): that character goes through the loop below. Rounds
+      // that take little (text full of such characters) wait 64 bytes.
+      if (i < end) bytewise_until = i - from < 32 ? i + 64 : i + 1;
+      if (i == n) break;
       continue;
     }
     const unsigned c0 = p[i];
@@ -280,42 +351,6 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
   r.consumed = i;
   r.written = w;
   return r;
-}
-
-// encode_units' fast path: what encode() (above) does for a character,
-// read from code units: ASCII other than NUL as itself, any other code
-// point by its byte in the table. NUL, what has no byte (surrogates
-// included: no table maps them) and a full buffer stop it, for the block
-// path to report or replace.
-//
-// No branch depends on the text: the page is chosen by a select (a page
-// that is not there reads as a page of zeros), ASCII by another, and only
-// a byte of 0 (NUL, no mapping) leaves the loop. With a branch on ASCII,
-// text that mixes a script with spaces and punctuation mispredicted it
-// every few characters: 1.9 ns a character on Cyrillic prose, 1.0 when the
-// branch predictor had learnt the text by heart (perf, bench/python).
-template <class Unit>
-std::size_t encode_prefix(const SingleByteDense& s, const Unit* u, std::size_t i, std::size_t n, char* o,
-                          std::size_t cap, std::size_t& w) noexcept {
-  static constexpr std::uint8_t kNoPage[256] = {};
-  const std::uint8_t* const page_of = s.page_of;
-  const std::uint8_t(*const pages)[256] = s.pages;
-  std::size_t fw = w;
-  const std::size_t stop = i + std::min(n - i, cap - fw);
-  for (; i < stop; ++i) {
-    const std::uint32_t cp = u[i];
-    if constexpr (sizeof(Unit) == 4) {
-      if (cp >= 0x10000) break;  // beyond the BMP: no single-byte encoding has it
-    }
-    const std::uint8_t page = page_of[cp >> 8];
-    const std::uint8_t* const bytes = page ? pages[page - 1u] : kNoPage;
-    const std::uint8_t mapped = bytes[cp & 0xFF];
-    const std::uint8_t byte = cp < 0x80 ? static_cast<std::uint8_t>(cp) : mapped;
-    if (!byte) break;
-    o[fw++] = static_cast<char>(byte);
-  }
-  w = fw;
-  return i;
 }
 
 std::size_t encode_units_prefix(const CodecRow& row, const UnitText& in, std::size_t i, std::span<char> out,

@@ -359,6 +359,11 @@ std::size_t encode_units_prefix(const CodecRow&, const UnitText& in, std::size_t
 
 }  // namespace
 
+std::size_t utf8_to_ucs2_prefix(const kernels::Kernel& k, const unsigned char* p, std::size_t i, std::size_t n,
+                                char16_t* o, std::size_t cap, std::size_t& w) noexcept {
+  return decode_fast<Ucs2Sink>(k, p, i, n, o, cap, w, 0xFFFF);
+}
+
 // Decoding can turn each invalid byte into the three bytes of U+FFFD.
 const CodecOps utf8_ops = {&decode, &encode, &decode_units, 3, 1, &encode_units_prefix};
 
