@@ -359,7 +359,9 @@ Result encode(const CodecRow& row, std::string_view in, std::span<char> out, Err
       bytewise_until = i + 64;
       continue;
     }
-    if (rounds && i >= bytewise_until && n - i >= 64) {
+    // (A round that would start on 32 ASCII bytes leaves them to the ASCII
+    // run below: through 16-bit units, English took 0.55 GB/s, 26 as a run.)
+    if (rounds && i >= bytewise_until && n - i >= 64 && !ascii32(p + i)) {
       const std::size_t from = i, end = i + std::min(n - i, kEncodeRound);
       char16_t units[kEncodeRound];
       std::size_t got = 0;
