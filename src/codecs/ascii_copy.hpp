@@ -21,16 +21,28 @@
 
 namespace pgcodec::detail {
 
+// The high bit of each byte of x that is not 0x01..0x7F: set when the byte
+// has it, or when it is zero (x - 1 borrows: 0xFF). A borrow runs on only
+// from a zero byte, so bytes above the first zero may be marked wrongly,
+// never the first; 0 exactly when all 8 are 0x01..0x7F.
+inline std::uint64_t not_ascii_bits(std::uint64_t x) noexcept {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
+  return (x | ((x - kOnes) & ~x)) & kHighs;
+}
+
+// Whether the 32 bytes at p are all 0x01..0x7F.
+inline bool ascii32(const unsigned char* p) noexcept {
+  std::uint64_t x[4];
+  std::memcpy(x, p, 32);
+  return (not_ascii_bits(x[0]) | not_ascii_bits(x[1]) | not_ascii_bits(x[2]) | not_ascii_bits(x[3])) == 0;
+}
+
 // How many of the 8 bytes at p, from the first, are 0x01..0x7F (8: all).
 inline std::size_t ascii_prefix8(const unsigned char* p) noexcept {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
   std::uint64_t x;
   std::memcpy(&x, p, 8);
-  constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
-  // A byte's high bit is set in `stop` when the byte has it, or when it is
-  // zero (x - 1 borrows: 0xFF). A borrow runs on only from a zero byte, so
-  // bytes above the first zero may be marked wrongly, never the first.
-  const std::uint64_t stop = (x | ((x - kOnes) & ~x)) & kHighs;
+  const std::uint64_t stop = not_ascii_bits(x);
   return stop ? static_cast<std::size_t>(__builtin_ctzll(stop)) >> 3 : 8;
 #else
   std::size_t i = 0;

@@ -42,18 +42,6 @@ constexpr std::size_t kUnitsKernelLeast = 24;
   return got;
 }
 
-// Whether the 32 bytes at p are all ASCII other than NUL, a word at a time
-// (a word x has a zero byte exactly when (x - 0x01..01) & ~x has a high bit
-// set).
-inline bool ascii32(const unsigned char* p) noexcept {
-  constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
-  std::uint64_t x[4];
-  std::memcpy(x, p, 32);
-  std::uint64_t bits = 0;
-  for (const std::uint64_t v : x) bits |= v | ((v - kOnes) & ~v);
-  return (bits & kHigh) == 0;
-}
-
 // Both loops keep everything they use in locals: a store through `char*`
 // may alias anything, so a table reached through a member would be reloaded
 // after every byte written.
@@ -335,7 +323,7 @@ constexpr std::size_t kEncodeRound = 512;
 // are not surrogates, as utf8_to_ucs2_prefix writes them).
 std::size_t utf8_length(const char16_t* u, std::size_t n) noexcept {
   std::size_t bytes = 0;
-  for (std::size_t j = 0; j < n; ++j) bytes += u[j] < 0x80 ? 1 : u[j] < 0x800 ? 2 : 3;
+  for (std::size_t j = 0; j < n; ++j) bytes += utf8_encoded_length(u[j]);
   return bytes;
 }
 
